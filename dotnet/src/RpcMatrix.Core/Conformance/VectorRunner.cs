@@ -1,0 +1,97 @@
+using System;
+using System.Collections.Generic;
+using RpcMatrix.Core.Contract;
+
+namespace RpcMatrix.Core.Conformance
+{
+    /// <summary>Runs every vector that belongs to a protocol against a Bench and judges each answer.</summary>
+    public sealed class VectorRunner
+    {
+        private readonly IdlFiles idl;
+        private readonly IBench reference;
+
+        public VectorRunner(IdlFiles idl, IBench reference)
+        {
+            this.idl = idl;
+            this.reference = reference;
+        }
+
+        public List<VectorResult> Run(IBench remote, string protocol)
+        {
+            var results = new List<VectorResult>();
+            foreach (Vector vector in idl.Vectors)
+            {
+                OperationInfo op = Operations.ByName(vector.Op);
+                bool belongs = vector.Protocols.Length == 0 || Array.IndexOf(vector.Protocols, protocol) >= 0;
+                if (!belongs || (op != null && !op.BelongsTo(protocol)))
+                {
+                    continue;
+                }
+                results.Add(RunOne(remote, protocol, vector, op));
+            }
+            return results;
+        }
+
+        private VectorResult RunOne(IBench remote, string protocol, Vector vector, OperationInfo op)
+        {
+            if (op == null)
+            {
+                return VectorResult.Error(vector.Id, "unknown operation " + vector.Op);
+            }
+            string unsupported = idl.UnsupportedReason(protocol, vector);
+            if (unsupported != null)
+            {
+                return VectorResult.Unsupported(vector.Id, unsupported);
+            }
+            object[] args;
+            try
+            {
+                args = ValueDecoder.DecodeArguments(op.ParamTypes, vector.Args);
+            }
+            catch (Exception e)
+            {
+                return VectorResult.Error(vector.Id, "bad vector: " + e.Message);
+            }
+            Func<IBench, object> call = OperationInvoker.Bind(op.Name, args);
+            object actual;
+            try
+            {
+                actual = call(remote);
+            }
+            catch (BenchError e)
+            {
+                return JudgeError(vector, e);
+            }
+            catch (Exception e)
+            {
+                return VectorResult.Error(vector.Id, Messages.Of(e));
+            }
+            if (vector.ExpectsError)
+            {
+                return VectorResult.Fail(vector.Id, "$: expected " + Describe(vector.ErrorCode, vector.ErrorMessage) + ", actual a normal return");
+            }
+            object expected = vector.Expect == "contract" ? call(reference) : (op.IsVoid ? null : args[0]);
+            string difference = ValueComparer.CompareResult(op.Name, expected, actual);
+            return difference == null ? VectorResult.Pass(vector.Id) : VectorResult.Fail(vector.Id, difference);
+        }
+
+        private static VectorResult JudgeError(Vector vector, BenchError error)
+        {
+            if (!vector.ExpectsError)
+            {
+                return VectorResult.Fail(vector.Id, "$: expected a value, actual " + Describe(error.Code, error.Message));
+            }
+            if (error.Code != vector.ErrorCode || !string.Equals(error.Message, vector.ErrorMessage, StringComparison.Ordinal))
+            {
+                return VectorResult.Fail(vector.Id, "$: expected " + Describe(vector.ErrorCode, vector.ErrorMessage)
+                    + ", actual " + Describe(error.Code, error.Message));
+            }
+            return VectorResult.Pass(vector.Id);
+        }
+
+        private static string Describe(int code, string message)
+        {
+            return "BenchError{code=" + code + ", message=\"" + message + "\"}";
+        }
+    }
+}

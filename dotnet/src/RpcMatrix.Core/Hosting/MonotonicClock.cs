@@ -1,0 +1,20 @@
+using System.Diagnostics;
+
+namespace RpcMatrix.Core.Hosting
+{
+    /// <summary>Stopwatch ticks to nanoseconds (Mono's Stopwatch ticks are 100 ns).</summary>
+    public static class MonotonicClock
+    {
+        private static readonly double NanosecondsPerTick = 1e9 / Stopwatch.Frequency;
+
+        public static long Now()
+        {
+            return Stopwatch.GetTimestamp();
+        }
+
+        public static long ElapsedNanoseconds(long start, long end)
+        {
+            return (long)((end - start) * NanosecondsPerTick);
+        }
+    }
+}

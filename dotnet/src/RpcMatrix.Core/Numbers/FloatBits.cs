@@ -1,0 +1,46 @@
+using System;
+using System.Globalization;
+
+namespace RpcMatrix.Core.Numbers
+{
+    /// <summary>Bit-level views of floats, for exact comparison and readable differences.</summary>
+    public static class FloatBits
+    {
+        public static int SingleToInt32Bits(float value)
+        {
+            return BitConverter.ToInt32(BitConverter.GetBytes(value), 0);
+        }
+
+        public static float Int32BitsToSingle(int bits)
+        {
+            return BitConverter.ToSingle(BitConverter.GetBytes(bits), 0);
+        }
+
+        /// <summary>True when a float64 holds exactly a float32 value (NaN and infinities included).</summary>
+        public static bool IsExactSingle(double value)
+        {
+            if (double.IsNaN(value))
+            {
+                return true;
+            }
+            float narrowed = (float)value;
+            return BitConverter.DoubleToInt64Bits(narrowed) == BitConverter.DoubleToInt64Bits(value);
+        }
+
+        public static string Describe(double value)
+        {
+            string text = double.IsNaN(value) || double.IsInfinity(value)
+                ? value.ToString(CultureInfo.InvariantCulture)
+                : DoubleText.Format(value);
+            return text + " (0x" + BitConverter.DoubleToInt64Bits(value).ToString("x16") + ")";
+        }
+
+        public static string Describe(float value)
+        {
+            string text = float.IsNaN(value) || float.IsInfinity(value)
+                ? value.ToString(CultureInfo.InvariantCulture)
+                : DoubleText.Format(value);
+            return text + " (0x" + SingleToInt32Bits(value).ToString("x8") + ")";
+        }
+    }
+}

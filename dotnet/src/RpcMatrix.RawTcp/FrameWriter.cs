@@ -1,0 +1,117 @@
+using System;
+using System.IO;
+using System.Text;
+
+namespace RpcMatrix.RawTcp
+{
+    /// <summary>Builds one frame body in a reusable buffer, big-endian as idl/rawtcp.md says.</summary>
+    public sealed class FrameWriter
+    {
+        private static readonly UTF8Encoding Utf8 = new UTF8Encoding(false, true);
+        private byte[] buffer = new byte[4096];
+        private int length;
+
+        public int Length { get { return length; } }
+
+        public void Reset()
+        {
+            length = 0;
+        }
+
+        /// <summary>Writes the u32 length prefix and the body in one buffered write; the caller flushes.</summary>
+        public void WriteFrameTo(Stream stream)
+        {
+            var prefix = new byte[4];
+            prefix[0] = (byte)(length >> 24);
+            prefix[1] = (byte)(length >> 16);
+            prefix[2] = (byte)(length >> 8);
+            prefix[3] = (byte)length;
+            stream.Write(prefix, 0, 4);
+            stream.Write(buffer, 0, length);
+        }
+
+        public void U8(byte value)
+        {
+            Ensure(1);
+            buffer[length++] = value;
+        }
+
+        public void Bool(bool value) { U8(value ? (byte)1 : (byte)0); }
+        public void Int8(sbyte value) { U8(unchecked((byte)value)); }
+
+        public void Int16(short value)
+        {
+            Ensure(2);
+            buffer[length++] = (byte)(value >> 8);
+            buffer[length++] = (byte)value;
+        }
+
+        public void U16(int value) { Int16(unchecked((short)value)); }
+
+        public void Int32(int value)
+        {
+            Ensure(4);
+            buffer[length++] = (byte)(value >> 24);
+            buffer[length++] = (byte)(value >> 16);
+            buffer[length++] = (byte)(value >> 8);
+            buffer[length++] = (byte)value;
+        }
+
+        public void Int64(long value)
+        {
+            Ensure(8);
+            for (int shift = 56; shift >= 0; shift -= 8)
+            {
+                buffer[length++] = (byte)(value >> shift);
+            }
+        }
+
+        public void Float32(float value) { Int32(BitConverter.ToInt32(BitConverter.GetBytes(value), 0)); }
+        public void Float64(double value) { Int64(BitConverter.DoubleToInt64Bits(value)); }
+
+        public void Count(int count) { Int32(count); }
+
+        public void String(string value)
+        {
+            int byteCount = Utf8.GetByteCount(value);
+            Count(byteCount);
+            Ensure(byteCount);
+            length += Utf8.GetBytes(value, 0, value.Length, buffer, length);
+        }
+
+        public void Bytes(byte[] value)
+        {
+            Count(value.Length);
+            Ensure(value.Length);
+            Buffer.BlockCopy(value, 0, buffer, length, value.Length);
+            length += value.Length;
+        }
+
+        public void Float64Array(double[] values)
+        {
+            Count(values.Length);
+            Ensure(8 * values.Length);
+            foreach (double v in values)
+            {
+                Float64(v);
+            }
+        }
+
+        public void StringArray(string[] values)
+        {
+            Count(values.Length);
+            foreach (string v in values)
+            {
+                String(v);
+            }
+        }
+
+        private void Ensure(int more)
+        {
+            if (length + more > buffer.Length)
+            {
+                Array.Resize(ref buffer, Math.Max(buffer.Length * 2, length + more));
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+using System;
+using System.Linq;
+using System.Net;
+using NUnit.Framework;
+using RpcMatrix.Core.Conformance;
+using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Reference;
+using RpcMatrix.RawTcp;
+using RpcMatrix.XmlRpc.Bench;
+
+namespace RpcMatrix.Tests
+{
+    /// <summary>Each protocol's client against its own server over loopback, judged by the vectors.</summary>
+    [TestFixture]
+    public class LoopbackTests
+    {
+        private static void RunVectors(IBenchServer server, Func<int, IBenchClient> connect, string protocol)
+        {
+            int port = server.Start(IPAddress.Loopback, 0);
+            try
+            {
+                using (IBenchClient client = connect(port))
+                {
+                    var results = new VectorRunner(IdlFiles.Load(IdlPaths.Directory), new ReferenceBench()).Run(client, protocol);
+                    var bad = results.Where(r => r.Status != "pass" && r.Status != "unsupported").Select(r => r.Id + ": " + r.Reason).ToList();
+                    Assert.IsEmpty(bad, string.Join("\n", bad));
+                    Assert.That(results.Count(r => r.Status == "pass"), Is.GreaterThan(60));
+                }
+            }
+            finally
+            {
+                server.Stop();
+            }
+        }
+
+        [Test]
+        public void RawTcp()
+        {
+            RunVectors(new RawTcpServer(new ReferenceBench()), port => new RawTcpBenchClient("127.0.0.1", port), "rawtcp");
+        }
+
+        [Test]
+        public void XmlRpc()
+        {
+            RunVectors(new XmlRpcBenchServer(new ReferenceBench()), port => new XmlRpcBenchClient("127.0.0.1", port), "xmlrpc");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.rpcmatrix.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Runs conformance vectors against a client and judges each answer (CONTRACT.md#vectors). */
+final class VectorRunner {
+    private static final int MAX_REASON_CHARS = 400;
+
+    private VectorRunner() {
+    }
+
+    /** Every vector belonging to {@code protocol}, in file order; {@code limits} maps tags to reasons. */
+    static List<VectorResult> run(Bench client, List<Vector> vectors, String protocol, Map<String, String> limits) {
+        List<VectorResult> results = new ArrayList<>();
+        for (Vector vector : vectors) {
+            if (vector.belongsTo(protocol)) {
+                results.add(runOne(client, vector, limits));
+            }
+        }
+        return results;
+    }
+
+    static VectorResult runOne(Bench client, Vector vector, Map<String, String> limits) {
+        for (String tag : vector.tags()) {
+            String reason = limits.get(tag);
+            if (reason != null) {
+                return new VectorResult(vector.id(), VectorResult.UNSUPPORTED, reason);
+            }
+        }
+        Object[] args;
+        Object expected;
+        try {
+            args = vector.decodeArgs();
+            expected = expectation(vector, args);
+        } catch (Exception e) {
+            return new VectorResult(vector.id(), VectorResult.ERROR, "cannot build the vector: " + describe(e));
+        }
+        Object actual;
+        try {
+            actual = vector.op().invoke(client, args);
+        } catch (BenchError e) {
+            return judgeError(vector, e);
+        } catch (Exception | Error e) {
+            return new VectorResult(vector.id(), VectorResult.ERROR, describe(e));
+        }
+        if (vector.expectedError() != null) {
+            return fail(vector, "expected " + vector.expectedError() + ", the call returned normally");
+        }
+        Optional<String> difference = Answers.difference(vector.op(), expected, actual);
+        return difference.map(d -> fail(vector, d)).orElseGet(() -> new VectorResult(vector.id(), VectorResult.PASS, ""));
+    }
+
+    private static Object expectation(Vector vector, Object[] args) throws Exception {
+        if (vector.expectedError() != null) {
+            return null;
+        }
+        if (vector.expectContract()) {
+            return Answers.contractAnswer(vector.op(), args);
+        }
+        return args.length == 0 ? null : args[0];
+    }
+
+    private static VectorResult judgeError(Vector vector, BenchError raised) {
+        BenchError expected = vector.expectedError();
+        if (expected == null) {
+            return fail(vector, "result: expected an answer, raised " + raised);
+        }
+        Optional<String> difference = Comparison.EXACT.firstDifference("error.code", expected.code(), raised.code())
+                .or(() -> Comparison.EXACT.firstDifference("error.message", expected.getMessage(), raised.getMessage()));
+        return difference.map(d -> fail(vector, d)).orElseGet(() -> new VectorResult(vector.id(), VectorResult.PASS, ""));
+    }
+
+    private static VectorResult fail(Vector vector, String reason) {
+        return new VectorResult(vector.id(), VectorResult.FAIL, cut(reason));
+    }
+
+    /** An exception as one line: its type and message, cut to a readable length. */
+    static String describe(Throwable e) {
+        String message = e.getMessage();
+        return cut(e.getClass().getSimpleName() + (message == null ? "" : ": " + message.replaceAll("\\s+", " ")));
+    }
+
+    private static String cut(String text) {
+        return text.length() <= MAX_REASON_CHARS ? text : text.substring(0, MAX_REASON_CHARS) + "...";
+    }
+}

@@ -1,0 +1,28 @@
+package org.rpcmatrix.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/** One timed workload of workloads.json: an operation and its arguments. */
+public record Workload(String name, Operation op, JsonNode args, String size, List<String> protocols) {
+
+    public boolean belongsTo(String protocol) {
+        return protocols.isEmpty() || protocols.contains(protocol);
+    }
+
+    public Object[] decodeArgs() {
+        return decodeArgs(op, args);
+    }
+
+    static Object[] decodeArgs(Operation op, JsonNode args) {
+        List<String> types = op.paramTypes();
+        if (args == null || !args.isArray() || args.size() != types.size()) {
+            throw new IllegalArgumentException(op.contractName() + " takes " + types.size() + " arguments");
+        }
+        Object[] values = new Object[types.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = Values.decode(args.get(i), types.get(i));
+        }
+        return values;
+    }
+}

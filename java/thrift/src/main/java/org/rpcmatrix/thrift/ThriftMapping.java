@@ -1,0 +1,125 @@
+package org.rpcmatrix.thrift;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.thrift.TBaseHelper;
+import org.apache.thrift.protocol.TProtocolException;
+import org.rpcmatrix.core.Book;
+import org.rpcmatrix.core.Item;
+import org.rpcmatrix.core.Record;
+
+/**
+ * The contract's carriage on Thrift (CONTRACT.md#carriage) between the core types and the generated ones.
+ * Thrift has no 32-bit float: a float32 travels as a double, and the receiver checks that it is exactly one.
+ */
+final class ThriftMapping {
+    private ThriftMapping() {
+    }
+
+    /** The float32 a received double carries; rejects a double that is not exactly a float32 (any NaN is). */
+    static float toFloat32(double value, String what) throws TProtocolException {
+        float narrowed = (float) value;
+        boolean exact = Double.isNaN(value)
+                || Double.doubleToRawLongBits(narrowed) == Double.doubleToRawLongBits(value);
+        if (!exact) {
+            throw new TProtocolException(TProtocolException.INVALID_DATA,
+                    what + " is not exactly a float32: " + value);
+        }
+        return narrowed;
+    }
+
+    static byte[] toBytes(ByteBuffer buffer) {
+        // Copies: a received binary may share the transport's frame buffer.
+        return TBaseHelper.byteBufferToByteArray(buffer);
+    }
+
+    static List<Double> toList(double[] values) {
+        List<Double> list = new ArrayList<>(values.length);
+        for (double v : values) {
+            list.add(v);
+        }
+        return list;
+    }
+
+    static double[] toArray(List<Double> values) {
+        double[] array = new double[values.size()];
+        for (int i = 0; i < array.length; i++) {
+            array[i] = values.get(i);
+        }
+        return array;
+    }
+
+    static org.rpcmatrix.thrift.gen.Record toThrift(Record r) {
+        return new org.rpcmatrix.thrift.gen.Record(r.id(), r.tags(), toList(r.values()));
+    }
+
+    static Record fromThrift(org.rpcmatrix.thrift.gen.Record r) throws TProtocolException {
+        return new Record(r.getId(), present(r.getTags(), "Record.tags"),
+                toArray(present(r.getValues(), "Record.values")));
+    }
+
+    static org.rpcmatrix.thrift.gen.Book toThrift(Book b) {
+        return new org.rpcmatrix.thrift.gen.Book(b.title(), b.authors(), b.price(), b.listPrice(), b.publisher(),
+                b.year(), b.month(), b.keywords(), b.isbn(), b.starRating(), b.url());
+    }
+
+    static Book fromThrift(org.rpcmatrix.thrift.gen.Book b) throws TProtocolException {
+        return new Book(present(b.getTitle(), "Book.title"), present(b.getAuthors(), "Book.authors"),
+                b.getPrice(), b.getListPrice(), present(b.getPublisher(), "Book.publisher"), b.getYear(),
+                b.getMonth(), present(b.getKeywords(), "Book.keywords"), present(b.getIsbn(), "Book.isbn"),
+                b.getStarRating(), present(b.getUrl(), "Book.url"));
+    }
+
+    static org.rpcmatrix.thrift.gen.Item toThrift(Item i) {
+        return new org.rpcmatrix.thrift.gen.Item(i.id(), i.title(), i.description(), i.category(), i.owner(),
+                i.created(), i.updated(), i.quantity(), i.price(), i.weight());
+    }
+
+    static Item fromThrift(org.rpcmatrix.thrift.gen.Item i) throws TProtocolException {
+        return new Item(i.getId(), present(i.getTitle(), "Item.title"),
+                present(i.getDescription(), "Item.description"), present(i.getCategory(), "Item.category"),
+                present(i.getOwner(), "Item.owner"), i.getCreated(), i.getUpdated(), i.getQuantity(),
+                i.getPrice(), toFloat32(i.getWeight(), "Item.weight"));
+    }
+
+    static List<org.rpcmatrix.thrift.gen.Book> booksToThrift(List<Book> books) {
+        List<org.rpcmatrix.thrift.gen.Book> list = new ArrayList<>(books.size());
+        for (Book b : books) {
+            list.add(toThrift(b));
+        }
+        return list;
+    }
+
+    static List<Book> booksFromThrift(List<org.rpcmatrix.thrift.gen.Book> books) throws TProtocolException {
+        List<Book> list = new ArrayList<>(books.size());
+        for (org.rpcmatrix.thrift.gen.Book b : books) {
+            list.add(fromThrift(b));
+        }
+        return list;
+    }
+
+    static List<org.rpcmatrix.thrift.gen.Item> itemsToThrift(List<Item> items) {
+        List<org.rpcmatrix.thrift.gen.Item> list = new ArrayList<>(items.size());
+        for (Item i : items) {
+            list.add(toThrift(i));
+        }
+        return list;
+    }
+
+    static List<Item> itemsFromThrift(List<org.rpcmatrix.thrift.gen.Item> items) throws TProtocolException {
+        List<Item> list = new ArrayList<>(items.size());
+        for (org.rpcmatrix.thrift.gen.Item i : items) {
+            list.add(fromThrift(i));
+        }
+        return list;
+    }
+
+    /** Thrift leaves an unset object field null: a missing field is a carriage error, not an empty value. */
+    private static <T> T present(T value, String field) throws TProtocolException {
+        if (value == null) {
+            throw new TProtocolException(TProtocolException.INVALID_DATA, field + " is missing");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,107 @@
+package org.rpcmatrix.thrift;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TConfiguration;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+import org.apache.thrift.transport.layered.TFramedTransport;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.rpcmatrix.core.BenchClient;
+import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.ClientOptions;
+import org.rpcmatrix.core.Comparison;
+import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.RunningServer;
+import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.thrift.gen.Bench;
+
+/** The server and the client over loopback, for each wire. */
+class ThriftRoundTripTest {
+    private static final String HOST = "127.0.0.1";
+
+    @ParameterizedTest
+    @EnumSource(Wire.class)
+    void callsTravelBothWays(Wire wire) throws Exception {
+        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
+        try (BenchClient client = ThriftClient.connect(new ClientOptions(HOST, server.port(), null, null, false),
+                wire)) {
+            ReferenceBench reference = new ReferenceBench();
+            client.ping();
+            assertEquals((byte) -128, client.echoInt8((byte) -128));
+            assertEquals((short) 32767, client.echoInt16((short) 32767));
+            assertEquals(Long.MIN_VALUE, client.echoInt64(Long.MIN_VALUE));
+            assertEquals(Float.floatToRawIntBits(-0.0f), Float.floatToRawIntBits(client.echoFloat32(-0.0f)));
+            assertEquals(Float.floatToRawIntBits(Float.MIN_VALUE),
+                    Float.floatToRawIntBits(client.echoFloat32(Float.MIN_VALUE)));
+            assertEquals("nul\u0000 𝄞", client.echoString("nul\u0000 𝄞"));
+            assertArrayEquals(new byte[] {0, -1, 127}, client.echoBytes(new byte[] {0, -1, 127}));
+            assertSame("getItems", reference.getItems(25), client.getItems(25));
+            assertSame("searchBooks", reference.searchBooks("q", 4), client.searchBooks("q", 4));
+            assertSame("getRecord", reference.getRecord("k"), client.getRecord("k"));
+            assertSame("randomDoubles", reference.randomDoubles(100, -3), client.randomDoubles(100, -3));
+        } finally {
+            server.stop();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Wire.class)
+    void theDeclaredExceptionBecomesBenchError(Wire wire) throws Exception {
+        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
+        try (BenchClient client = ThriftClient.connect(new ClientOptions(HOST, server.port(), null, null, false),
+                wire)) {
+            BenchError error = assertThrows(BenchError.class, () -> client.fail(-1, "<&> Grüße"));
+            assertEquals(-1, error.code());
+            assertEquals("<&> Grüße", error.getMessage());
+            client.ping(); // the connection survives a declared exception
+        } finally {
+            server.stop();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Wire.class)
+    void theServerRejectsAFloat32ThatIsNotOneAndUndeclaredErrorsSayWhy(Wire wire) throws Exception {
+        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
+        TTransport transport = new TFramedTransport(new TSocket(new TConfiguration(), HOST, server.port()));
+        try {
+            transport.open();
+            Bench.Client raw = new Bench.Client(wire.protocolFactory().getProtocol(transport));
+            TApplicationException notFloat32 = assertThrows(TApplicationException.class, () -> raw.echoFloat32(0.1));
+            assertEquals(TApplicationException.PROTOCOL_ERROR, notFloat32.getType());
+            assertTrue(notFloat32.getMessage().contains("not exactly a float32"), notFloat32.getMessage());
+
+            TApplicationException negative = assertThrows(TApplicationException.class, () -> raw.getItems(-1));
+            assertTrue(negative.getMessage().contains("count must not be negative"), negative.getMessage());
+            assertEquals(1.5, raw.echoFloat32(1.5));
+        } finally {
+            transport.close();
+            server.stop();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Wire.class)
+    void stoppingTheServerEndsOpenConnections(Wire wire) throws Exception {
+        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
+        try (BenchClient client = ThriftClient.connect(new ClientOptions(HOST, server.port(), null, null, false),
+                wire)) {
+            client.ping();
+            server.stop();
+            assertThrows(TTransportException.class, client::ping);
+        }
+    }
+
+    private static void assertSame(String path, Object expected, Object actual) {
+        Optional<String> difference = Comparison.EXACT.firstDifference(path, expected, actual);
+        assertTrue(difference.isEmpty(), difference.orElse(""));
+    }
+}

@@ -1,0 +1,59 @@
+package org.rpcmatrix.xmlrpc;
+
+import org.apache.xmlrpc.XmlRpcException;
+import org.apache.xmlrpc.XmlRpcHandler;
+import org.apache.xmlrpc.XmlRpcRequest;
+import org.apache.xmlrpc.server.XmlRpcHandlerMapping;
+import org.apache.xmlrpc.server.XmlRpcNoSuchHandlerException;
+import org.rpcmatrix.core.Bench;
+import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.Operation;
+
+/**
+ * Maps the contract's operation names, exactly as written (no "Bench." prefix, which the library's
+ * reflective mappings would add), to the contract's behaviour, converting values per {@link XmlRpcCarriage}.
+ */
+final class BenchHandlerMapping implements XmlRpcHandlerMapping {
+    /** XML-RPC's conventional fault codes (specs.xmlrpc.com/spec, "fault codes" interoperability note). */
+    static final int METHOD_NOT_FOUND = -32601;
+    static final int INVALID_PARAMS = -32602;
+    static final int INTERNAL_ERROR = -32603;
+
+    private final Bench bench;
+
+    BenchHandlerMapping(Bench bench) {
+        this.bench = bench;
+    }
+
+    @Override
+    public XmlRpcHandler getHandler(String name) throws XmlRpcException {
+        Operation op = Operation.byName(name);
+        if (op == null || op == Operation.RANDOM_DOUBLES_STREAM) {
+            throw new XmlRpcNoSuchHandlerException("no such method: " + name);
+        }
+        return request -> execute(op, request);
+    }
+
+    private Object execute(Operation op, XmlRpcRequest request) throws XmlRpcException {
+        int count = op.paramTypes().size();
+        if (request.getParameterCount() != count) {
+            throw new XmlRpcException(INVALID_PARAMS, op.contractName() + " takes " + count + " parameters, got "
+                    + request.getParameterCount());
+        }
+        Object[] args = new Object[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                args[i] = XmlRpcCarriage.fromWire(op.paramTypes().get(i), request.getParameter(i));
+            }
+        } catch (XmlRpcCarriage.CarriageException e) {
+            throw new XmlRpcException(INVALID_PARAMS, e.getMessage());
+        }
+        try {
+            return XmlRpcCarriage.toWire(op.returnType(), op.invoke(bench, args));
+        } catch (BenchError e) {
+            throw new XmlRpcException(e.code(), e.getMessage());
+        } catch (Exception e) {
+            throw new XmlRpcException(INTERNAL_ERROR, String.valueOf(e.getMessage()), e);
+        }
+    }
+}

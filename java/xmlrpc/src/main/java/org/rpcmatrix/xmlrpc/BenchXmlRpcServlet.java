@@ -1,0 +1,46 @@
+package org.rpcmatrix.xmlrpc;
+
+import javax.servlet.ServletConfig;
+import org.apache.xmlrpc.XmlRpcException;
+import org.apache.xmlrpc.server.XmlRpcErrorLogger;
+import org.apache.xmlrpc.server.XmlRpcHandlerMapping;
+import org.apache.xmlrpc.server.XmlRpcServerConfigImpl;
+import org.apache.xmlrpc.webserver.XmlRpcServlet;
+import org.apache.xmlrpc.webserver.XmlRpcServletServer;
+import org.rpcmatrix.core.ReferenceBench;
+
+/** The library's servlet, serving the contract in strict XML-RPC (extensions disabled). */
+final class BenchXmlRpcServlet extends XmlRpcServlet {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected XmlRpcServletServer newXmlRpcServer(ServletConfig config) throws XmlRpcException {
+        XmlRpcServletServer server = super.newXmlRpcServer(config);
+        XmlRpcServerConfigImpl serverConfig = (XmlRpcServerConfigImpl) server.getConfig();
+        serverConfig.setEnabledForExtensions(false);
+        serverConfig.setEnabledForExceptions(false);
+        // Buffer each response to send a Content-Length: the connection stays open for the next call.
+        serverConfig.setContentLengthOptional(false);
+        server.setXMLWriterFactory(new CarriageReturnSafeXmlWriterFactory());
+        server.setErrorLogger(new UnexpectedErrorLogger());
+        return server;
+    }
+
+    @Override
+    protected XmlRpcHandlerMapping newXmlRpcHandlerMapping() {
+        return new BenchHandlerMapping(new ReferenceBench());
+    }
+
+    /**
+     * The library logs every fault with its stack trace. Faults are answers here (BenchError, a bad argument):
+     * only what the server did not mean to raise is worth a line on stderr.
+     */
+    private static final class UnexpectedErrorLogger extends XmlRpcErrorLogger {
+        @Override
+        public void log(String message, Throwable error) {
+            if (!(error instanceof XmlRpcException) || error.getCause() != null) {
+                super.log(message, error);
+            }
+        }
+    }
+}

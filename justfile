@@ -1,0 +1,54 @@
+# rpcmatrix: `just --list` shows the recipes. On a fresh machine run `runner/setup.sh` once first
+# (it installs just itself); every recipe below also re-runs set-up, which skips what is there.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# Run the benchmark matrix (profile from idl/workloads.json) and write results/<run-id>/ and results/latest
+[group('bench')]
+bench PROFILE="default" *ARGS: setup
+    runner/rpcmatrix run --profile {{PROFILE}} {{ARGS}}
+
+# List the cells a run would have, without running them
+[group('bench')]
+cells *ARGS:
+    runner/rpcmatrix cells {{ARGS}}
+
+# Print the exact commands of one cell, e.g. just commands 'xmlrpc/java→python'
+[group('bench')]
+commands CELL:
+    runner/rpcmatrix commands '{{CELL}}'
+
+# Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix
+[group('test')]
+test: setup test-runner test-java test-python test-dotnet test-smoke
+
+# The runner's own tests: shellcheck, bats on fake implementations, pytest on the analysis and the IDLs
+[group('test')]
+test-runner:
+    shellcheck -x runner/rpcmatrix runner/setup.sh runner/lib/secrets.sh runner/tests/*.sh .ci/run java/*.sh python/*.sh dotnet/*.sh
+    bats runner/tests
+    .venv/bin/python -m pytest -q runner/tests
+
+# Java unit tests (JUnit 5 on Maven Surefire)
+[group('test')]
+test-java:
+    bash java/test.sh
+
+# Python unit and process tests (pytest)
+[group('test')]
+test-python:
+    bash python/test.sh
+
+# .NET unit tests on Mono
+[group('test')]
+test-dotnet:
+    bash dotnet/test.sh
+
+# Real processes crossed for every protocol and language pair, a few calls each; every vector must pass
+[group('test')]
+test-smoke:
+    bash runner/tests/smoke.sh
+
+# Install what is missing (system packages, just, the runner's venv, TLS material)
+setup:
+    runner/setup.sh

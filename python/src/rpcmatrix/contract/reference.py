@@ -1,0 +1,158 @@
+"""The contract's behaviour (CONTRACT.md#operations): servers delegate to it, clients check answers with it."""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from functools import lru_cache
+
+from rpcmatrix.contract.generator import SplitMix64, fnv1a64
+from rpcmatrix.contract.model import BenchError, Book, Item, Record
+from rpcmatrix.contract.scalars import to_float32
+
+NEGATIVE_COUNT = "count must not be negative"
+
+
+def _check_count(count: int) -> None:
+    if count < 0:
+        raise BenchError(400, NEGATIVE_COUNT)
+
+
+def _log(value: float) -> float:
+    # math.log raises on 0 and negatives where IEEE 754 (and the other languages) answer -inf and NaN.
+    if value > 0.0 or math.isnan(value):
+        return math.log(value)
+    return -math.inf if value == 0.0 else math.nan
+
+
+class ReferenceBench:
+    """Every operation of the contract, in snake_case. Thread-safe: it keeps no state between calls
+    except the immutable-by-convention cache of getItems lists (CONTRACT.md allows caching them)."""
+
+    def ping(self) -> None:
+        return None
+
+    def echo_bool(self, value: bool) -> bool:
+        return value
+
+    def echo_int8(self, value: int) -> int:
+        return value
+
+    def echo_int16(self, value: int) -> int:
+        return value
+
+    def echo_int32(self, value: int) -> int:
+        return value
+
+    def echo_int64(self, value: int) -> int:
+        return value
+
+    def echo_float32(self, value: float) -> float:
+        return value
+
+    def echo_float64(self, value: float) -> float:
+        return value
+
+    def echo_string(self, value: str) -> str:
+        return value
+
+    def echo_bytes(self, value: bytes) -> bytes:
+        return value
+
+    def is_prime(self, n: int) -> bool:
+        if n < 2:
+            return False
+        if n % 2 == 0:
+            return n == 2
+        d = 3
+        while d * d <= n:
+            if n % d == 0:
+                return False
+            d += 2
+        return True
+
+    def average(self, values: list[float]) -> float:
+        if not values:
+            return 0.0
+        # Left to right in float64, as the contract says: not sum() (compensated from Python 3.12 on)
+        # and not math.fsum (exactly rounded).
+        total = 0.0
+        for value in values:
+            total += value
+        return total / len(values)
+
+    def random_doubles(self, count: int, seed: int) -> list[float]:
+        _check_count(count)
+        return SplitMix64(seed).doubles(count)
+
+    def log_transform(self, values: list[float]) -> list[float]:
+        return [_log(value) for value in values]
+
+    def get_record(self, key: str) -> Record:
+        rng = SplitMix64(fnv1a64(key.encode("utf-8")))
+        record_id = rng.signed64()
+        tags = [rng.word(12) for _ in range(8)]
+        values = [rng.next_double() * 1000.0 for _ in range(16)]
+        return Record(record_id, tags, values)
+
+    def search_books(self, query: str, count: int) -> list[Book]:
+        _check_count(count)
+        rng = SplitMix64(fnv1a64(query.encode("utf-8")))
+        return [_book(rng) for _ in range(count)]
+
+    def get_items(self, count: int) -> list[Item]:
+        _check_count(count)
+        return _items(count)
+
+    def fail(self, code: int, message: str) -> None:
+        raise BenchError(code, message)
+
+    def random_doubles_stream(self, count: int, seed: int, chunk: int) -> Iterator[list[float]]:
+        _check_count(count)
+        if chunk <= 0:
+            raise BenchError(400, "chunk must be positive")
+        return _chunks(SplitMix64(seed), count, chunk)
+
+
+def _chunks(rng: SplitMix64, count: int, chunk: int) -> Iterator[list[float]]:
+    remaining = count
+    while remaining > 0:
+        size = min(chunk, remaining)
+        yield rng.doubles(size)
+        remaining -= size
+
+
+def _book(rng: SplitMix64) -> Book:
+    title = rng.word(40)
+    authors = [rng.word(20) for _ in range(1 + rng.below(3))]
+    price = rng.below(10000) / 100.0
+    list_price = price + rng.below(5000) / 100.0
+    publisher = rng.word(24)
+    year = 1950 + rng.below(76)
+    month = 1 + rng.below(12)
+    keywords = [rng.word(10) for _ in range(rng.below(6))]
+    isbn = "978" + "".join(str(rng.below(10)) for _ in range(10))
+    star_rating = rng.below(6)
+    url = "https://books.example.org/isbn/" + isbn
+    return Book(title, authors, price, list_price, publisher, year, month, keywords, isbn, star_rating, url)
+
+
+# Gredler's lists were static, so a server may cache them (CONTRACT.md#generated-data). Callers must not
+# mutate the lists or items they get back. The cache is bounded so arbitrary counts cannot exhaust memory.
+@lru_cache(maxsize=16)
+def _items(count: int) -> list[Item]:
+    rng = SplitMix64(count)
+    items = []
+    for _ in range(count):
+        item_id = rng.signed64()
+        title = rng.word(40)
+        description = rng.word(40)
+        category = rng.word(40)
+        owner = rng.word(40)
+        created = 1000000000000 + rng.below(1000000000000)
+        updated = created + rng.below(1000000000)
+        quantity = rng.signed32()
+        price = rng.next_double() * 1000000.0
+        weight = to_float32(rng.next_double())
+        items.append(Item(item_id, title, description, category, owner, created, updated, quantity, price,
+                          weight))
+    return items

@@ -1,0 +1,25 @@
+"""The TLS material made at set-up by runner/lib/secrets.sh: a CA, and a server certificate for
+SERVER_NAME and 127.0.0.1 with its PKCS#8 key.
+
+Clients verify the certificate against SERVER_NAME (grpc.ssl_target_name_override) rather than the
+address they dial, because the server may sit in a network namespace at an address the certificate
+cannot know."""
+from __future__ import annotations
+
+from pathlib import Path
+
+SERVER_NAME = "server.rpcmatrix.test"
+
+
+def _read(secrets: Path | None, name: str) -> bytes:
+    if secrets is None:
+        raise ValueError("--tls needs --secrets DIR")
+    return (secrets / name).read_bytes()
+
+
+def ca_certificate(secrets: Path | None) -> bytes:
+    return _read(secrets, "ca.crt")
+
+
+def server_key_and_certificate(secrets: Path | None) -> tuple[bytes, bytes]:
+    return _read(secrets, "server.key"), _read(secrets, "server.crt")

@@ -1,0 +1,1 @@
+"""The raw TCP baseline of idl/rawtcp.md: length-prefixed frames encoded by hand with `struct`."""

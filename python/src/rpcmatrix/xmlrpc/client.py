@@ -1,0 +1,40 @@
+"""The XML-RPC client: xmlrpc.client.ServerProxy over one persistent HTTP/1.1 connection (http.client
+sets TCP_NODELAY), calling /RPC2 with the contract's operation names."""
+from __future__ import annotations
+
+import xmlrpc.client
+
+from rpcmatrix.contract.model import BenchError
+from rpcmatrix.contract.operations import Operation
+from rpcmatrix.harness.generic_client import GenericClient
+from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
+
+
+class _Transport(xmlrpc.client.Transport):
+    accept_gzip_encoding = False  # no compression: the other languages' stacks do not compress either
+
+    def send_content(self, connection, request_body):
+        super().send_content(connection, escape_carriage_returns(request_body))
+
+
+class XmlRpcClient(GenericClient):
+    def __init__(self, host: str, port: int):
+        authority = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self._transport = _Transport(use_builtin_types=True)
+        self._proxy = xmlrpc.client.ServerProxy(f"http://{authority}{PATH}", transport=self._transport,
+                                                allow_none=False, use_builtin_types=True)
+
+    def call(self, operation: Operation, args: tuple) -> object:
+        wire_args = [to_wire(p.type)(arg) for p, arg in zip(operation.params, args, strict=True)]
+        try:
+            result = getattr(self._proxy, operation.name)(*wire_args)
+        except xmlrpc.client.Fault as fault:
+            raise BenchError(fault.faultCode, fault.faultString) from None
+        return from_wire(operation.returns)(result)
+
+    def close(self) -> None:
+        self._transport.close()
+
+
+def connect(options) -> XmlRpcClient:
+    return XmlRpcClient(options.host, options.port)

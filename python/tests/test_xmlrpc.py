@@ -1,0 +1,123 @@
+import http.client
+import math
+import xmlrpc.client
+from types import SimpleNamespace
+
+import pytest
+
+from rpcmatrix.contract.model import BenchError, Item
+from rpcmatrix.contract.reference import ReferenceBench
+from rpcmatrix.xmlrpc import client as xmlrpc_client
+from rpcmatrix.xmlrpc import server as xmlrpc_server
+from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
+
+
+def test_int64_and_timestamps_travel_as_decimal_strings():
+    assert to_wire("int64")(-(1 << 63)) == "-9223372036854775808"
+    assert from_wire("int64")("9223372036854775807") == (1 << 63) - 1
+    for bad in ("9223372036854775808", "12a", "", " 1", 5):
+        with pytest.raises(ValueError):
+            from_wire("int64")(bad)
+
+
+def test_receiver_range_checks():
+    assert from_wire("int8")(-128) == -128
+    with pytest.raises(ValueError):
+        from_wire("int8")(128)
+    with pytest.raises(ValueError):
+        from_wire("int16")(-32769)
+    assert from_wire("float32")(1.5) == 1.5
+    with pytest.raises(ValueError):
+        from_wire("float32")(0.1)
+    with pytest.raises(ValueError):
+        from_wire("bool")(1)
+    with pytest.raises(ValueError):
+        from_wire("bytes")("AAEC")
+
+
+def test_void_is_boolean_true():
+    assert to_wire("void")(None) is True
+    assert from_wire("void")(True) is None
+    with pytest.raises(ValueError):
+        from_wire("void")(False)
+
+
+def test_structs_use_contract_member_names():
+    item = ReferenceBench().get_items(1)[0]
+    wire = to_wire("Item")(item)
+    assert list(wire) == ["id", "title", "description", "category", "owner", "created", "updated", "quantity",
+                          "price", "weight"]
+    assert isinstance(wire["created"], str) and isinstance(wire["id"], str)
+    assert from_wire("Item")(wire) == item
+    book = ReferenceBench().search_books("q", 1)[0]
+    assert "listPrice" in to_wire("Book")(book) and "starRating" in to_wire("Book")(book)
+    with pytest.raises(ValueError):
+        from_wire("Item")({**wire, "extra": 1})
+
+
+def test_carriage_returns_are_escaped_because_xml_parsers_normalise_them():
+    body = xmlrpc.client.dumps(("a\rb\r\n",), methodresponse=True).encode()
+    assert xmlrpc.client.loads(body)[0][0] == "a\nb\n"  # what a raw CR becomes
+    assert xmlrpc.client.loads(escape_carriage_returns(body))[0][0] == "a\rb\r\n"
+
+
+@pytest.fixture
+def server():
+    running = xmlrpc_server.start(SimpleNamespace(host="127.0.0.1", port=0))
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def client(server):
+    connected = xmlrpc_client.connect(SimpleNamespace(host="127.0.0.1", port=server.port))
+    yield connected
+    connected.close()
+
+
+def test_round_trips_over_http(client):
+    assert client.ping() is None
+    assert client.echo_string("a\tb\nc\rd\r\ne") == "a\tb\nc\rd\r\ne"
+    assert client.echo_int64(-(1 << 63)) == -(1 << 63)
+    assert math.copysign(1.0, client.echo_float64(-0.0)) == -1.0
+    assert client.echo_bytes(bytes(range(256))) == bytes(range(256))
+    assert client.get_items(3) == ReferenceBench().get_items(3)
+    assert isinstance(client.get_items(1)[0], Item)
+
+
+def test_bench_error_travels_as_a_fault(client):
+    with pytest.raises(BenchError) as raised:
+        client.fail(-1, "<&> Grüße 𝄞\r")
+    assert (raised.value.code, raised.value.message) == (-1, "<&> Grüße 𝄞\r")
+
+
+def test_server_faults_on_values_out_of_range(server):
+    proxy = xmlrpc.client.ServerProxy(f"http://127.0.0.1:{server.port}{PATH}")
+    with pytest.raises(xmlrpc.client.Fault) as raised:
+        proxy.echoInt8(300)
+    assert raised.value.faultCode == xmlrpc_server.INVALID_PARAMS and "out of range" in raised.value.faultString
+    with pytest.raises(xmlrpc.client.Fault):
+        proxy.echoInt64(5)  # an int64 travels as a string
+    with pytest.raises(xmlrpc.client.Fault):
+        proxy.echoFloat32(0.1)
+    with pytest.raises(xmlrpc.client.Fault):
+        proxy.echoInt32(1, 2)
+    assert proxy.echoInt64("-42") == "-42"
+    proxy("close")()
+
+
+def test_connection_is_kept_alive_and_only_rpc2_answers(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port)
+    body = xmlrpc.client.dumps((), "ping").encode()
+    for _ in range(2):
+        connection.request("POST", PATH, body, {"Content-Type": "text/xml"})
+        reply = connection.getresponse()
+        assert reply.status == 200 and reply.getheader("Connection") != "close"
+        assert xmlrpc.client.loads(reply.read())[0] == (True,)
+    first_socket = connection.sock
+    connection.request("POST", PATH, body, {"Content-Type": "text/xml"})
+    connection.getresponse().read()
+    assert connection.sock is first_socket
+    connection.request("POST", "/other", body, {"Content-Type": "text/xml"})
+    assert connection.getresponse().status == 404
+    connection.close()

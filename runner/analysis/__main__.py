@@ -1,0 +1,101 @@
+"""Command line of the runner's analysis: prepare, record, cell-summary, render (see runner/README.md)."""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import environment, exports, known_failures, plan, records, report
+
+
+def prepare(args) -> int:
+    run = Path(args.run)
+    cells = [json.loads(line) for line in Path(args.cells).read_text().splitlines() if line.strip()]
+    protocols = list(dict.fromkeys(c["protocol"] for c in cells))
+    try:
+        plan.write_plans(run, Path(args.idl), args.profile, protocols)
+    except plan.PlanError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    profile = json.loads((run / "plan" / "profile.json").read_text())
+    env = environment.write_env(run, Path(args.manifests), profile, args.wire_note, args.cpu_note)
+    env["run"]["baseline"] = json.loads((Path(args.idl) / "workloads.json").read_text()).get("baseline")
+    (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
+    (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
+    return 0
+
+
+def record(args) -> int:
+    records.record(Path(args.run), json.loads(args.facts))
+    return 0
+
+
+def cell_summary(args) -> int:
+    """One short line for the progress display: the cell's vectors and how many workloads were timed."""
+    recs = [r for r in records.load(Path(args.run)) if r["cell"] == args.cell]
+    vec = next((r for r in recs if r["workload"] == "vectors"), None)
+    if vec is None:
+        print("not run")
+        return 0
+    timed = sum(1 for r in recs if r["workload"] != "vectors" and r["status"] == "pass")
+    others = len(recs) - 1
+    text = f"{vec['status']}: {vec['reason'][:120]}"
+    if vec["status"] == "pass":
+        text += f"; {timed}/{others} workloads timed"
+    print(text)
+    return 0
+
+
+def render(args) -> int:
+    run = Path(args.run)
+    recs = sorted(records.load(run), key=lambda r: (r["cell"], r["workload"] != "vectors"))
+    cells = [json.loads(line) for line in (run / "cells.jsonl").read_text().splitlines() if line.strip()]
+    order = {c["name"]: i for i, c in enumerate(cells)}
+    recs.sort(key=lambda r: order.get(r["cell"], len(order)))
+    try:
+        entries = known_failures.load(Path(args.known_failures) if args.known_failures else None)
+    except (ValueError, json.JSONDecodeError) as e:
+        print(f"rpcmatrix: error: known failures: {e}", file=sys.stderr)
+        return 2
+    verdict = known_failures.classify(recs, entries)
+    exports.write_csv(recs, run / "results.csv")
+    exports.write_junit(recs, run / "junit.xml")
+    (run / "verdict.json").write_text(json.dumps(verdict, indent=1, ensure_ascii=False))
+    (run / "REPORT.md").write_text(report.render(run, recs, cells, verdict), encoding="utf-8")
+    for item in verdict["unexpected"]:
+        vector = f" / {item['vector']}" if item["vector"] else ""
+        print(f"rpcmatrix: UNEXPECTED {item['status']}: {item['cell']} {item['workload']}{vector}: {item['reason'][:300]}",
+              file=sys.stderr)
+    for entry in verdict["stale"]:
+        print(f"rpcmatrix: UNEXPECTED pass of a known failure (remove the entry): {entry['cell']}", file=sys.stderr)
+    print(f"rpcmatrix: {len(recs)} records; {len(verdict['unexpected'])} unexpected failures, "
+          f"{len(verdict['expected'])} expected, {len(verdict['stale'])} stale entries", file=sys.stderr)
+    return 1 if verdict["unexpected"] or verdict["stale"] else 0
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m analysis")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("prepare", help="write the run's plan, environment and cell list")
+    for flag in ("--run", "--idl", "--profile", "--manifests", "--cells"):
+        s.add_argument(flag, required=True)
+    s.add_argument("--wire-note", default="")
+    s.add_argument("--cpu-note", default="")
+    s.set_defaults(func=prepare)
+    s = sub.add_parser("record", help="append the records of one observed outcome")
+    s.add_argument("--run", required=True)
+    s.add_argument("--facts", required=True, help="the outcome as JSON")
+    s.set_defaults(func=record)
+    s = sub.add_parser("cell-summary", help="one line about a cell, for the progress display")
+    s.add_argument("--run", required=True)
+    s.add_argument("--cell", required=True)
+    s.set_defaults(func=cell_summary)
+    s = sub.add_parser("render", help="write results.csv, junit.xml and REPORT.md; exit 1 on anything unexpected")
+    s.add_argument("--run", required=True)
+    s.add_argument("--known-failures")
+    s.set_defaults(func=render)
+    args = p.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

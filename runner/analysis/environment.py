@@ -1,0 +1,76 @@
+"""What shapes the numbers of a run: machine, kernel, runtimes, libraries, settings. Into env.json."""
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+
+def _first(path: str, key: str, sep: str = ":") -> str:
+    """The value of the first 'key<sep>value' line of a file such as /proc/cpuinfo."""
+    try:
+        for line in Path(path).read_text().splitlines():
+            name, found, value = line.partition(sep)
+            if found and name.strip() == key:
+                return value.strip().strip('"')
+    except OSError:
+        pass
+    return ""
+
+
+def _run(argv: list[str], cwd: Path) -> str:
+    try:
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=60)
+        return done.stdout.strip() if done.returncode == 0 else ""
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+def language_versions(manifests: list[dict], root: Path) -> dict:
+    versions = {}
+    for m in manifests:
+        argv = m.get("versions")
+        out = _run(argv, root) if argv else ""
+        try:
+            versions[m["language"]] = json.loads(out) if out else {}
+        except json.JSONDecodeError:
+            versions[m["language"]] = {"unparsed": out[:500]}
+    return versions
+
+
+def machine(root: Path) -> dict:
+    commit = _run(["git", "rev-parse", "HEAD"], root)
+    dirty = bool(_run(["git", "status", "--porcelain", "--untracked-files=no"], root))
+    governor = Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    return {
+        "cpu_model": _first("/proc/cpuinfo", "model name"),
+        "cpus": os.cpu_count(),
+        "memory": _first("/proc/meminfo", "MemTotal"),
+        "kernel": platform.release(),
+        "os": _first("/etc/os-release", "PRETTY_NAME", "=") or platform.platform(),
+        "cpu_governor": governor.read_text().strip() if governor.exists() else "not exposed",
+        "git_commit": commit or "unknown",
+        "git_dirty": dirty,
+        "jq": _run(["jq", "--version"], root),
+        "bash": _run(["bash", "-c", "echo $BASH_VERSION"], root),
+        "runner_python": platform.python_version(),
+    }
+
+
+def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu_note: str) -> dict:
+    root = manifests_dir
+    manifests = [json.loads(p.read_text()) for p in sorted(manifests_dir.glob("*/manifest.json"))]
+    env = {
+        "run": {
+            "run_id": run.name,
+            "profile": profile,
+            **machine(root),
+            "wire": wire_note,
+            "cpu_source": f"{cpu_note}; sampled just before and after each measure",
+            "memory_source": "VmHWM (peak) and VmRSS from /proc/<pid>/status, summed over each process group",
+            "rtt_source": "each client's monotonic clock around each call; summarised with HdrHistogram (3 significant digits)",
+        },
+        "versions": language_versions(manifests, root),
+    }
+    (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
+    return env

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Puts servers behind a veth pair in a network namespace of their own, so every byte and packet between
+# client and server crosses one interface whose counters the runner reads: Ethernet frames as the kernel
+# counts them (14-byte Ethernet header + IP + TCP + payload), offloads off so a packet is a real
+# MTU-sized packet. Addresses come from 198.18.0.0/15, the range reserved for benchmarking.
+
+NETNS_NAME=""
+NETNS_HOST_IF=""
+NETNS_SERVER_IP=""
+NETNS_CLIENT_IP=""
+NETNS_NOTE=""
+
+# Why namespaces cannot be used here, or nothing when they can.
+netns_unavailable_reason() {
+  if ((EUID != 0)); then
+    echo "not root: network namespaces need root"
+  elif ! command -v ip >/dev/null; then
+    echo "iproute2 ('ip') is not installed"
+  fi
+}
+
+# A free /30 in 198.18.0.0/15, picked from the run's PID so parallel runs do not collide.
+pick_subnet() {
+  local n=$(($$ % 32768)) tries=0 a b
+  while ((tries < 64)); do
+    a=$((18 + (n * 4) / 65536))
+    b=$(((n * 4) % 65536))
+    NETNS_CLIENT_IP="198.$a.$((b / 256)).$((b % 256 + 1))"
+    NETNS_SERVER_IP="198.$a.$((b / 256)).$((b % 256 + 2))"
+    if ! ip -o -4 addr show | grep -qF " ${NETNS_CLIENT_IP}/"; then
+      return 0
+    fi
+    n=$(((n + 1) % 32768))
+    tries=$((tries + 1))
+  done
+  return 1
+}
+
+# Creates the namespace and the veth pair. On failure leaves nothing behind and sets NETNS_NOTE.
+netns_create() {
+  local tag="$1"
+  local peer="rpcm${tag}s"
+  NETNS_NAME="rpcmatrix-$tag"
+  NETNS_HOST_IF="rpcm${tag}c"
+  if ! pick_subnet; then
+    NETNS_NOTE="no free /30 in 198.18.0.0/15"
+    NETNS_NAME=""
+    return 1
+  fi
+  if ! {
+    ip netns add "$NETNS_NAME" &&
+      ip link add "$NETNS_HOST_IF" type veth peer name "$peer" &&
+      ip link set "$peer" netns "$NETNS_NAME" &&
+      ip addr add "$NETNS_CLIENT_IP/30" dev "$NETNS_HOST_IF" &&
+      ip link set "$NETNS_HOST_IF" up &&
+      ip -n "$NETNS_NAME" addr add "$NETNS_SERVER_IP/30" dev "$peer" &&
+      ip -n "$NETNS_NAME" link set "$peer" up &&
+      ip -n "$NETNS_NAME" link set lo up
+  } 2>"${NETNS_LOG:-/dev/null}"; then
+    NETNS_NOTE="could not create a network namespace: $(tail -n 1 "${NETNS_LOG:-/dev/null}" 2>/dev/null)"
+    netns_destroy
+    return 1
+  fi
+  netns_quiet_links "$peer"
+  NETNS_NOTE="server in network namespace $NETNS_NAME at $NETNS_SERVER_IP, client at $NETNS_CLIENT_IP over a veth pair"
+}
+
+# Nothing but the benchmark's own traffic on the pair: no IPv6 autoconfiguration chatter, no ARP
+# (static neighbours), and no segmentation offloads so packet counters count wire-sized packets.
+netns_quiet_links() {
+  local peer="$1" host_mac peer_mac
+  sysctl -qw "net.ipv6.conf.$NETNS_HOST_IF.disable_ipv6=1" 2>/dev/null || true
+  ip netns exec "$NETNS_NAME" sysctl -qw "net.ipv6.conf.$peer.disable_ipv6=1" 2>/dev/null || true
+  host_mac=$(<"/sys/class/net/$NETNS_HOST_IF/address")
+  peer_mac=$(ip netns exec "$NETNS_NAME" cat "/sys/class/net/$peer/address")
+  ip neigh replace "$NETNS_SERVER_IP" lladdr "$peer_mac" dev "$NETNS_HOST_IF" nud permanent 2>/dev/null || true
+  ip -n "$NETNS_NAME" neigh replace "$NETNS_CLIENT_IP" lladdr "$host_mac" dev "$peer" nud permanent 2>/dev/null || true
+  if command -v ethtool >/dev/null; then
+    ethtool -K "$NETNS_HOST_IF" tso off gso off gro off >/dev/null 2>&1 || true
+    ip netns exec "$NETNS_NAME" ethtool -K "$peer" tso off gso off gro off >/dev/null 2>&1 || true
+    NETNS_OFFLOADS="off"
+  else
+    NETNS_OFFLOADS="on (ethtool missing): packet counts may group segments"
+  fi
+}
+
+netns_destroy() {
+  if [[ -n "$NETNS_NAME" ]]; then
+    ip netns del "$NETNS_NAME" 2>/dev/null || true
+  fi
+  if [[ -n "$NETNS_HOST_IF" ]]; then
+    ip link del "$NETNS_HOST_IF" 2>/dev/null || true
+  fi
+  NETNS_NAME=""
+}
+
+# The wire counters as seen from the client's side: bytes_c2s bytes_s2c packets_c2s packets_s2c.
+netns_counters() {
+  local s="/sys/class/net/$NETNS_HOST_IF/statistics" tb rb tp rp
+  read -r tb <"$s/tx_bytes"
+  read -r rb <"$s/rx_bytes"
+  read -r tp <"$s/tx_packets"
+  read -r rp <"$s/rx_packets"
+  printf '%s %s %s %s\n' "$tb" "$rb" "$tp" "$rp"
+}
+
+# Runs argv inside the server's namespace, or as it is when there is none.
+in_server_ns() {
+  if [[ -n "$NETNS_NAME" ]]; then
+    ip netns exec "$NETNS_NAME" "$@"
+  else
+    "$@"
+  fi
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Starting, sampling and stopping the servers and clients of a cell. Each runs in its own process group
+# (setsid), so stopping it reaches every process it made; the live groups are tracked for the cleanup trap.
+
+LIVE_GROUPS=()
+
+# Starts argv in a new process group; sets STARTED_PID (also the group id). Extra redirections are the
+# caller's: start_group IN OUT ERR argv...
+start_group() {
+  local in="$1" out="$2" err="$3"
+  shift 3
+  # SIGPIPE is ignored by the runner (a dead client must not kill it); give the child the default back.
+  setsid env --default-signal=PIPE "$@" <"$in" >"$out" 2>"$err" &
+  STARTED_PID=$!
+  LIVE_GROUPS+=("$STARTED_PID")
+  await_own_group "$STARTED_PID"
+}
+
+# setsid runs in the child: until it has, the group does not exist and signals to it go nowhere.
+await_own_group() {
+  local pid="$1" tries=0 rest
+  local -a f
+  while ((tries < 200)); do
+    { read -r rest <"/proc/$pid/stat"; } 2>/dev/null || return 0
+    read -r -a f <<<"${rest##*) }"
+    [[ "${f[2]}" != "$pid" && "${f[0]}" != "Z" ]] || return 0
+    sleep 0.01
+    tries=$((tries + 1))
+  done
+}
+
+# Alive while any process of the group is left; a leader that exited but was not yet reaped (a zombie)
+# belongs to no live group.
+group_alive() {
+  local rest
+  if { read -r rest <"/proc/$1/stat"; } 2>/dev/null && [[ "${rest##*) }" != Z* ]]; then
+    return 0
+  fi
+  pgrep -g "$1" >/dev/null 2>&1 && [[ -n "$(pgrep -g "$1" | grep -vxF "$1")" ]]
+}
+
+# SIGTERM to the group, up to GRACE seconds for it to go, then SIGKILL. Sets STOP_STATUS to the leader's
+# exit status (137 when it had to be killed). Not for $(...): wait needs the group's parent shell.
+stop_group() {
+  local pgid="$1" grace="${2:-5}" waited=0
+  STOP_STATUS=0
+  if group_alive "$pgid"; then
+    signal_group TERM "$pgid"
+    while group_alive "$pgid" && ((waited < grace * 10)); do
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    if group_alive "$pgid"; then
+      signal_group KILL "$pgid"
+      STOP_STATUS=137
+    fi
+  fi
+  if ! wait "$pgid" 2>/dev/null; then
+    local rc=$?
+    ((STOP_STATUS != 0)) || STOP_STATUS=$rc
+  fi
+  forget_group "$pgid"
+}
+
+# The group, and its leader too in case it has not called setsid yet.
+signal_group() {
+  kill "-$1" -- "-$2" 2>/dev/null || true
+  kill "-$1" "$2" 2>/dev/null || true
+}
+
+forget_group() {
+  local pgid="$1" g
+  local -a kept=()
+  for g in "${LIVE_GROUPS[@]}"; do [[ "$g" == "$pgid" ]] || kept+=("$g"); done
+  LIVE_GROUPS=("${kept[@]+"${kept[@]}"}")
+}
+
+stop_all_groups() {
+  local g
+  for g in "${LIVE_GROUPS[@]+"${LIVE_GROUPS[@]}"}"; do stop_group "$g" 2; done
+}
+
+# CPU time (user + system, clock ticks) and memory (VmRSS, VmHWM in KiB) summed over every process of a
+# group, read from /proc. Prints: ticks rss_kb hwm_kb
+sample_group() {
+  local pgid="$1" stat pid rest ticks=0 rss=0 hwm=0 key value
+  local -a f
+  for stat in /proc/[0-9]*/stat; do
+    pid="${stat#/proc/}"
+    pid="${pid%/stat}"
+    { read -r rest <"$stat"; } 2>/dev/null || continue
+    rest="${rest##*) }"
+    read -r -a f <<<"$rest"
+    [[ "${f[2]}" == "$pgid" ]] || continue
+    ticks=$((ticks + f[11] + f[12]))
+    while read -r key value _; do
+      case "$key" in
+        VmRSS:) rss=$((rss + value)) ;;
+        VmHWM:) hwm=$((hwm + value)) ;;
+      esac
+    done < <(cat "/proc/$pid/status" 2>/dev/null)
+  done
+  printf '%s %s %s\n' "$ticks" "$rss" "$hwm"
+}
+
+# Waits for the server's ready line ({"ready": true, "port": N}) on its stdout file; sets READY_PORT,
+# or READY_ERROR when it fails.
+# Fails early when the server's group is gone (it died), or after TIMEOUT seconds.
+wait_ready() {
+  local out="$1" pgid="$2" timeout="$3" tenths=0 line port
+  while ((tenths < timeout * 10)); do
+    if [[ -s "$out" ]]; then
+      line=$(head -n 1 "$out")
+      port=$(jq -er 'select(.ready == true) | .port' <<<"$line" 2>/dev/null) && {
+        READY_PORT="$port"
+        return 0
+      }
+      READY_ERROR="server printed '${line:0:200}' instead of a ready line"
+      return 1
+    fi
+    if ! group_alive "$pgid"; then
+      READY_ERROR="server exited before it was ready"
+      return 1
+    fi
+    sleep 0.1
+    tenths=$((tenths + 1))
+  done
+  READY_ERROR="server not ready after ${timeout}s"
+  return 1
+}

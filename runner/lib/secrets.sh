@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Makes the TLS material of a run at set-up: a throw-away CA and a server certificate signed by it.
+# Nothing here is ever committed; a fresh clone makes its own. Usage: secrets.sh DIR
+set -euo pipefail
+
+# The name clients verify. Servers may sit in a network namespace at an address no certificate can
+# know in advance, so clients pin this name (TLS target name override) instead of the address.
+readonly SERVER_NAME="server.rpcmatrix.test"
+readonly STORE_PASSWORD="rpcmatrix"
+
+make_ca() {
+  local dir="$1"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=rpcmatrix test CA" \
+    -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
+}
+
+make_server_cert() {
+  local dir="$1"
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=$SERVER_NAME" \
+    -keyout "$dir/server.rsa.key" -out "$dir/server.csr" 2>/dev/null
+  printf 'subjectAltName=DNS:%s,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' "$SERVER_NAME" > "$dir/server.ext"
+  openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial \
+    -days 30 -extfile "$dir/server.ext" -out "$dir/server.crt" 2>/dev/null
+  # PKCS#8 PEM: what grpc-java, grpcio and most TLS stacks read without extra providers.
+  openssl pkcs8 -topk8 -nocrypt -in "$dir/server.rsa.key" -out "$dir/server.key"
+  # PKCS#12 stores for JSSE-based stacks (RMI over TLS, Jetty).
+  openssl pkcs12 -export -name server -in "$dir/server.crt" -inkey "$dir/server.key" \
+    -passout "pass:$STORE_PASSWORD" -out "$dir/server.p12"
+  keytool -importcert -noprompt -alias ca -file "$dir/ca.crt" -storetype PKCS12 \
+    -keystore "$dir/truststore.p12" -storepass "$STORE_PASSWORD" >/dev/null 2>&1 || true
+  rm -f "$dir/server.csr" "$dir/server.ext" "$dir/server.rsa.key" "$dir/ca.srl"
+}
+
+main() {
+  local dir="${1:?usage: secrets.sh DIR}"
+  if [[ -s "$dir/server.crt" && -s "$dir/server.key" && -s "$dir/ca.crt" ]]; then
+    return 0
+  fi
+  mkdir -p "$dir"
+  chmod 700 "$dir"
+  make_ca "$dir"
+  make_server_cert "$dir"
+  printf '%s\n' "$STORE_PASSWORD" > "$dir/store-password"
+}
+
+main "$@"
