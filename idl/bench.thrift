@@ -56,10 +56,10 @@ service Bench {
   binary echoBytes(1: binary value),
   bool isPrime(1: i32 n),
   double average(1: list<double> values),
-  list<double> randomDoubles(1: i32 count, 2: i64 seed),
+  list<double> randomDoubles(1: i32 count, 2: i64 seed) throws (1: BenchError error),
   list<double> logTransform(1: list<double> values),
   Record getRecord(1: string key),
-  list<Book> searchBooks(1: string query, 2: i32 count),
-  list<Item> getItems(1: i32 count),
+  list<Book> searchBooks(1: string query, 2: i32 count) throws (1: BenchError error),
+  list<Item> getItems(1: i32 count) throws (1: BenchError error),
   void fail(1: i32 code, 2: string message) throws (1: BenchError error),
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs the Python unit and end-to-end tests (pytest) in the repository's virtual environment.
+# Builds (idempotent), then runs the Python unit and end-to-end tests (pytest) in the repository's venv.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 main() {
+  bash "$ROOT/python/build.sh"
   cd "$ROOT/python"
   "$ROOT/.venv/bin/python" -m pytest "$@"
 }

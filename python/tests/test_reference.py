@@ -84,3 +84,6 @@ def test_stream_chunks_concatenate_to_random_doubles():
     assert [len(c) for c in chunks] == [1000] * 10 + [1]
     assert [v for c in chunks for v in c] == bench.random_doubles(10001, 3)
     assert list(bench.random_doubles_stream(0, 3, 10)) == []
+    with pytest.raises(BenchError) as raised:
+        bench.random_doubles_stream(10, 3, 0)
+    assert (raised.value.code, raised.value.message) == (400, "chunk must be positive")

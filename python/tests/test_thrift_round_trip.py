@@ -13,7 +13,7 @@ from thrift.transport.TTransport import TFramedTransport
 from rpcmatrix.contract.compare import difference
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.thrift._generated.rpcmatrix_thrift_gen import Bench
+from rpcmatrix.thrift._generated.rpcmatrix_thrift_gen import Bench, ttypes
 from rpcmatrix.thrift.client import NoDelaySocket, ThriftClient
 from rpcmatrix.thrift.server import NoDelayServerSocket, ThriftServer
 from rpcmatrix.thrift.wire import PROTOCOL_NAMES, protocol_factory
@@ -70,8 +70,9 @@ def test_the_server_rejects_a_float32_that_is_not_one_and_says_why(served):
             raw.echoFloat32(0.1)
         assert not_float32.value.type == TApplicationException.PROTOCOL_ERROR
         assert "not exactly representable as float32" in not_float32.value.message
-        with pytest.raises(TApplicationException, match="count must not be negative"):
+        with pytest.raises(ttypes.BenchError) as negative:  # declared by the operations taking a count
             raw.getItems(-1)
+        assert (negative.value.code, negative.value.message) == (400, "count must not be negative")
         assert raw.echoFloat32(1.5) == 1.5
     finally:
         transport.close()

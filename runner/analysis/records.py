@@ -127,7 +127,7 @@ def workload_record(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
         },
     )
     if before.get("wire") and after.get("wire"):
-        keys = ("bytes_c2s", "bytes_s2c", "packets_c2s", "packets_s2c")
+        keys = ("bytes_c2s", "bytes_s2c", "packets_c2s", "packets_s2c", "connections")
         rec["wire_per_call"] = {k: _per_call(a - b, total) for k, a, b in zip(keys, after["wire"], before["wire"])}
     return [rec]
 

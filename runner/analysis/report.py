@@ -159,6 +159,9 @@ class Report:
                                  lambda r: (f"{_num(r['wire_per_call']['bytes_c2s'], 4)} / {_num(r['wire_per_call']['bytes_s2c'], 4)} "
                                             f"({_num(r['wire_per_call']['packets_c2s'], 2)} / {_num(r['wire_per_call']['packets_s2c'], 2)})")
                                  if r.get("wire_per_call") else "not measured")
+        out += self.metric_table(protocol, "New TCP connections per 1,000 calls (0 = one persistent connection)",
+                                 lambda r: _num(r["wire_per_call"].get("connections", 0) * 1000, 3)
+                                 if r.get("wire_per_call") else "not measured")
         out += self.memory_table(protocol)
         return out
 

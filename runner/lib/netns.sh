@@ -94,14 +94,17 @@ netns_destroy() {
   NETNS_NAME=""
 }
 
-# The wire counters as seen from the client's side: bytes_c2s bytes_s2c packets_c2s packets_s2c.
+# The wire counters as seen from the client's side: bytes_c2s bytes_s2c packets_c2s packets_s2c, and the
+# TCP connections the server's namespace has accepted so far (its only listener is the server under
+# test): a stack that reconnects instead of keeping its connection shows here.
 netns_counters() {
-  local s="/sys/class/net/$NETNS_HOST_IF/statistics" tb rb tp rp
+  local s="/sys/class/net/$NETNS_HOST_IF/statistics" tb rb tp rp accepted
   read -r tb <"$s/tx_bytes"
   read -r rb <"$s/rx_bytes"
   read -r tp <"$s/tx_packets"
   read -r rp <"$s/rx_packets"
-  printf '%s %s %s %s\n' "$tb" "$rb" "$tp" "$rp"
+  accepted=$(ip netns exec "$NETNS_NAME" awk '$1 == "Tcp:" { if (!n++) { for (i = 2; i <= NF; i++) if ($i == "PassiveOpens") c = i } else print $c }' /proc/net/snmp)
+  printf '%s %s %s %s %s\n' "$tb" "$rb" "$tp" "$rp" "${accepted:-0}"
 }
 
 # Runs argv inside the server's namespace, or as it is when there is none.

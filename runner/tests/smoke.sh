@@ -14,20 +14,21 @@ check_records() {
 }
 
 main() {
-  local out status=0 failures cells passed failed
+  local out status=0 failures cells passed failed unsupported
   out=$(mktemp -d)
   "$ROOT/runner/rpcmatrix" run --profile smoke --out "$out/run" "$@" || status=$?
   failures=$(check_records "$out/run/results.jsonl")
   cells=$(jq -r 'select(.workload == "vectors") | .cell' "$out/run/results.jsonl" | sort -u | wc -l)
   failed=$(jq -r 'select(.status != "pass" and .status != "unsupported") | .cell' "$out/run/results.jsonl" | sort -u | wc -l)
-  passed=$((cells - failed))
+  unsupported=$(jq -r 'select(.workload == "vectors" and .status == "unsupported") | .cell' "$out/run/results.jsonl" | sort -u | wc -l)
+  passed=$((cells - failed - unsupported))
   if [[ -n "$failures" ]]; then
     printf '%s\n' "$failures" >&2
     printf 'smoke: the run is kept in %s\n' "$out/run" >&2
   else
     rm -rf "$out"
   fi
-  printf 'smoke: %s passed, %s failed\n' "$passed" "$failed"
+  printf 'smoke: %s passed, %s failed, %s skipped\n' "$passed" "$failed" "$unsupported"
   [[ -z "$failures" && "$status" == 0 ]]
 }
 

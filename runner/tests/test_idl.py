@@ -106,3 +106,17 @@ def test_every_vector_tag_limit_is_a_known_tag():
     limits = json.loads((IDL / "protocol-limits.json").read_text())["limits"]
     for protocol, by_tag in limits.items():
         assert set(by_tag) <= tags, protocol
+
+
+def test_every_operation_that_raises_declares_it_in_each_idl():
+    raising = {o["name"] for o in CONTRACT["operations"] if o.get("raises") and "only" not in o}
+    assert {"fail", "randomDoubles", "searchBooks", "getItems"} <= raising
+    thrift = strip_comments((IDL / "bench.thrift").read_text())
+    corba = strip_comments((IDL / "bench.idl").read_text())
+    wsdl = ET.parse(IDL / "bench.wsdl").getroot()
+    faulting = {o.get("name") for o in wsdl.find(f"{WSDL}portType").findall(f"{WSDL}operation")
+                if o.find(f"{WSDL}fault") is not None}
+    for name in ops():
+        declares_thrift = re.search(rf"\b{name}\([^)]*\)\s*throws \(1: BenchError error\)", thrift) is not None
+        declares_corba = re.search(rf"\b{name}\([^)]*\)\s*raises \(BenchError\)", corba) is not None
+        assert declares_thrift == declares_corba == (name in faulting) == (name in raising), name

@@ -122,6 +122,9 @@ namespace RpcMatrix.Tests
         public void LogTransform()
         {
             Assert.AreEqual(new[] { 0.0, Math.Log(2.5) }, bench.LogTransform(new[] { 1.0, 2.5 }));
+            double[] edges = bench.LogTransform(new[] { 0.0, -1.0 });
+            Assert.AreEqual(double.NegativeInfinity, edges[0]);
+            Assert.IsTrue(double.IsNaN(edges[1]));
         }
 
         [Test]

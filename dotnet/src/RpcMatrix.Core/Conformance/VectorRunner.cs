@@ -22,8 +22,11 @@ namespace RpcMatrix.Core.Conformance
             foreach (Vector vector in idl.Vectors)
             {
                 OperationInfo op = Operations.ByName(vector.Op);
-                bool belongs = vector.Protocols.Length == 0 || Array.IndexOf(vector.Protocols, protocol) >= 0;
-                if (!belongs || (op != null && !op.BelongsTo(protocol)))
+                // A vector's own protocol list decides; otherwise the operation's "only" list does.
+                bool belongs = vector.Protocols.Length > 0
+                    ? Array.IndexOf(vector.Protocols, protocol) >= 0
+                    : op == null || op.BelongsTo(protocol);
+                if (!belongs)
                 {
                     continue;
                 }

@@ -31,7 +31,7 @@ namespace RpcMatrix.Core.Contract
             Op(16, "getItems", "Item[]", "count", "int32"),
             Op(17, "fail", "void", "code", "int32", "message", "string"),
             new OperationInfo(18, "randomDoublesStream", "stream float64[]",
-                new[] { "count", "seed", "chunk" }, new[] { "int32", "int64", "int32" }, new[] { "grpc" }),
+                new[] { "count", "seed", "chunk" }, new[] { "int32", "int64", "int32" }, new[] { "grpc", "grpc-tls" }),
         };
 
         private static readonly Dictionary<string, OperationInfo> ByNameTable = BuildByName();

@@ -56,13 +56,14 @@ OPERATIONS: tuple[Operation, ...] = (
     _op(9, "echoBytes", "value:bytes", "bytes"),
     _op(10, "isPrime", "n:int32", "bool"),
     _op(11, "average", "values:float64[]", "float64"),
-    _op(12, "randomDoubles", "count:int32 seed:int64", "float64[]"),
+    _op(12, "randomDoubles", "count:int32 seed:int64", "float64[]", raises="BenchError"),
     _op(13, "logTransform", "values:float64[]", "float64[]"),
     _op(14, "getRecord", "key:string", "Record"),
-    _op(15, "searchBooks", "query:string count:int32", "Book[]"),
-    _op(16, "getItems", "count:int32", "Item[]"),
+    _op(15, "searchBooks", "query:string count:int32", "Book[]", raises="BenchError"),
+    _op(16, "getItems", "count:int32", "Item[]", raises="BenchError"),
     _op(17, "fail", "code:int32 message:string", "void", raises="BenchError"),
-    _op(18, "randomDoublesStream", "count:int32 seed:int64 chunk:int32", "stream float64[]", only=("grpc",)),
+    _op(18, "randomDoublesStream", "count:int32 seed:int64 chunk:int32", "stream float64[]",
+        raises="BenchError", only=("grpc", "grpc-tls")),
 )
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

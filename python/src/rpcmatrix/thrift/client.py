@@ -3,6 +3,7 @@ TFramedTransport, with the Accelerated binary or compact protocol. Received floa
 exactly a float32; the declared BenchError becomes the contract's BenchError."""
 from __future__ import annotations
 
+import functools
 import socket
 
 from thrift.transport.TSocket import TSocket
@@ -21,6 +22,17 @@ class NoDelaySocket(TSocket):
         handle = super()._do_open(family, socktype)
         handle.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return handle
+
+
+def _declared(method):
+    """A call whose IDL declares BenchError: the declared exception becomes the contract's."""
+    @functools.wraps(method)
+    def call(*args):
+        try:
+            return method(*args)
+        except ttypes.BenchError as e:
+            raise BenchError(e.code, e.message) from None
+    return call
 
 
 class ThriftClient:
@@ -69,6 +81,7 @@ class ThriftClient:
     def average(self, values: list[float]) -> float:
         return self._client.average(values)
 
+    @_declared
     def random_doubles(self, count: int, seed: int) -> list[float]:
         return self._client.randomDoubles(count, seed)
 
@@ -78,17 +91,17 @@ class ThriftClient:
     def get_record(self, key: str):
         return mapping.record_from_thrift(self._client.getRecord(key))
 
+    @_declared
     def search_books(self, query: str, count: int):
         return [mapping.book_from_thrift(b) for b in self._client.searchBooks(query, count)]
 
+    @_declared
     def get_items(self, count: int):
         return [mapping.item_from_thrift(i) for i in self._client.getItems(count)]
 
+    @_declared
     def fail(self, code: int, message: str) -> None:
-        try:
-            self._client.fail(code, message)
-        except ttypes.BenchError as e:
-            raise BenchError(e.code, e.message) from None
+        self._client.fail(code, message)
 
     def close(self) -> None:
         self._transport.close()

@@ -1,6 +1,6 @@
 """How the contract's values travel in Thrift (CONTRACT.md#carriage): int8 as `byte`, int16 as `i16`,
 float32 as `double` checked by the receiver to be exactly a float32, bytes as `binary`, structs as the
-IDL's structs, BenchError as the declared exception (of `fail`, the only operation that declares it)."""
+IDL's structs, BenchError as the declared exception (of `fail` and of the operations taking a count)."""
 from __future__ import annotations
 
 from rpcmatrix.contract import model

@@ -24,9 +24,9 @@ _log = logging.getLogger(__name__)
 
 
 def _faults(method):
-    """An error the IDL does not declare for the operation travels as a TApplicationException that says
-    what went wrong (the generated processor would send only "Internal error"). Only `fail` declares
-    BenchError in bench.thrift, so a negative count's BenchError travels this way too."""
+    """The contract's BenchError travels as the declared exception (every operation that can raise it, `fail`
+    and those taking a count, declares it in bench.thrift). Any other error travels as a
+    TApplicationException that says what went wrong (the generated processor would send only "Internal error")."""
     @functools.wraps(method)
     def answer(*args):
         try:
@@ -34,8 +34,7 @@ def _faults(method):
         except mapping.CarriageError as e:  # such as a float32 argument that is not one
             raise TApplicationException(TApplicationException.PROTOCOL_ERROR, str(e)) from None
         except BenchError as e:
-            raise TApplicationException(TApplicationException.INTERNAL_ERROR,
-                                        f"BenchError {e.code}: {e.message}") from None
+            raise ttypes.BenchError(code=e.code, message=e.message) from None
         except Exception as e:
             raise TApplicationException(TApplicationException.INTERNAL_ERROR, f"{type(e).__name__}: {e}") from None
     return answer
@@ -115,11 +114,9 @@ class BenchHandler(Bench.Iface):
     def getItems(self, count):
         return [mapping.item_to_thrift(i) for i in self._reference.get_items(count)]
 
+    @_faults
     def fail(self, code, message):
-        try:
-            self._reference.fail(code, message)
-        except BenchError as e:
-            raise ttypes.BenchError(code=e.code, message=e.message) from None
+        self._reference.fail(code, message)
 
 
 class NoDelayServerSocket(TServerSocket):

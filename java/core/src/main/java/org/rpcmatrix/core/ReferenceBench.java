@@ -111,7 +111,7 @@ public final class ReferenceBench implements Bench {
     public List<double[]> randomDoublesStream(int count, long seed, int chunk) throws BenchError {
         checkCount(count);
         if (chunk <= 0) {
-            throw new IllegalArgumentException("chunk must be positive");
+            throw new BenchError(NEGATIVE_COUNT_CODE, "chunk must be positive");
         }
         double[] all = randomDoubles(count, seed);
         List<double[]> chunks = new ArrayList<>();

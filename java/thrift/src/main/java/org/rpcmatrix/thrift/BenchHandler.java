@@ -109,41 +109,31 @@ final class BenchHandler implements org.rpcmatrix.thrift.gen.Bench.Iface {
 
     @Override
     public void fail(int code, String message) throws TException {
-        try {
+        call(() -> {
             reference.fail(code, message);
-        } catch (BenchError e) {
-            throw new org.rpcmatrix.thrift.gen.BenchError(e.code(), e.getMessage());
-        } catch (Exception e) {
-            throw fault(e);
-        }
+            return null;
+        });
     }
 
     private interface Answer<T> {
         T get() throws Exception;
     }
 
-    private static <T> T call(Answer<T> answer) throws TApplicationException {
+    /**
+     * The contract's BenchError travels as the declared exception: every operation that can raise it (fail,
+     * and those taking a count) declares it in bench.thrift. Any other error travels as a
+     * TApplicationException that says what went wrong (the processor would otherwise send only
+     * "Internal error processing ...").
+     */
+    private static <T> T call(Answer<T> answer) throws TException {
         try {
             return answer.get();
+        } catch (BenchError e) {
+            throw new org.rpcmatrix.thrift.gen.BenchError(e.code(), e.getMessage());
+        } catch (TProtocolException e) {
+            throw new TApplicationException(TApplicationException.PROTOCOL_ERROR, e.getMessage());
         } catch (Exception e) {
-            throw fault(e);
+            throw new TApplicationException(TApplicationException.INTERNAL_ERROR, e.toString());
         }
-    }
-
-    /**
-     * An error the IDL does not declare for the operation travels as a TApplicationException with a message
-     * that says what went wrong (the processor would otherwise send only "Internal error processing ...").
-     * Only {@code fail} declares BenchError in bench.thrift, so a BenchError of another operation (a negative
-     * count) travels this way too.
-     */
-    private static TApplicationException fault(Exception e) {
-        if (e instanceof TProtocolException) {
-            return new TApplicationException(TApplicationException.PROTOCOL_ERROR, e.getMessage());
-        }
-        if (e instanceof BenchError error) {
-            return new TApplicationException(TApplicationException.INTERNAL_ERROR,
-                    "BenchError " + error.code() + ": " + error.getMessage());
-        }
-        return new TApplicationException(TApplicationException.INTERNAL_ERROR, e.toString());
     }
 }

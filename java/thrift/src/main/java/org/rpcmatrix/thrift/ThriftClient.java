@@ -101,7 +101,7 @@ final class ThriftClient implements BenchClient {
 
     @Override
     public double[] randomDoubles(int count, long seed) throws Exception {
-        return ThriftMapping.toArray(client.randomDoubles(count, seed));
+        return ThriftMapping.toArray(declared(() -> client.randomDoubles(count, seed)));
     }
 
     @Override
@@ -116,18 +116,30 @@ final class ThriftClient implements BenchClient {
 
     @Override
     public List<Book> searchBooks(String query, int count) throws Exception {
-        return ThriftMapping.booksFromThrift(client.searchBooks(query, count));
+        return ThriftMapping.booksFromThrift(declared(() -> client.searchBooks(query, count)));
     }
 
     @Override
     public List<Item> getItems(int count) throws Exception {
-        return ThriftMapping.itemsFromThrift(client.getItems(count));
+        return ThriftMapping.itemsFromThrift(declared(() -> client.getItems(count)));
     }
 
     @Override
     public void fail(int code, String message) throws Exception {
-        try {
+        declared(() -> {
             client.fail(code, message);
+            return null;
+        });
+    }
+
+    private interface Call<T> {
+        T call() throws Exception;
+    }
+
+    /** A call whose IDL declares BenchError: the declared exception becomes the contract's. */
+    private static <T> T declared(Call<T> call) throws Exception {
+        try {
+            return call.call();
         } catch (org.rpcmatrix.thrift.gen.BenchError e) {
             throw new BenchError(e.getCode(), e.getMessage());
         }

@@ -79,8 +79,10 @@ class ThriftRoundTripTest {
             assertEquals(TApplicationException.PROTOCOL_ERROR, notFloat32.getType());
             assertTrue(notFloat32.getMessage().contains("not exactly a float32"), notFloat32.getMessage());
 
-            TApplicationException negative = assertThrows(TApplicationException.class, () -> raw.getItems(-1));
-            assertTrue(negative.getMessage().contains("count must not be negative"), negative.getMessage());
+            org.rpcmatrix.thrift.gen.BenchError negative =
+                    assertThrows(org.rpcmatrix.thrift.gen.BenchError.class, () -> raw.getItems(-1));
+            assertEquals(400, negative.getCode());
+            assertEquals("count must not be negative", negative.getMessage());
             assertEquals(1.5, raw.echoFloat32(1.5));
         } finally {
             transport.close();
