@@ -18,7 +18,9 @@ def prepare(args) -> int:
         return 2
     profile = json.loads((run / "plan" / "profile.json").read_text())
     env = environment.write_env(run, Path(args.manifests), profile, args.wire_note, args.cpu_note)
-    env["run"]["baseline"] = json.loads((Path(args.idl) / "workloads.json").read_text()).get("baseline")
+    workloads = json.loads((Path(args.idl) / "workloads.json").read_text())
+    env["run"]["baseline"] = workloads.get("baseline")
+    env["run"]["headline_workloads"] = [w["name"] for w in workloads["workloads"] if w.get("headline")]
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
     return 0

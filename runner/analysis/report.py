@@ -49,7 +49,7 @@ class Report:
         out = self.header() + self.environment()
         for protocol in self.protocols:
             out += self.protocol_section(protocol)
-        out += self.baseline_section() + self.footnotes()
+        out += self.side_by_side() + self.baseline_section() + self.footnotes()
         return "\n".join(out) + "\n"
 
     def header(self) -> list[str]:
@@ -148,7 +148,7 @@ class Report:
 
     def protocol_section(self, protocol: str) -> list[str]:
         out = [f"## {protocol}", "", "### Interop: vectors per cell", ""] + self.interop_matrix(protocol)
-        out += self.unsupported_vectors(protocol)
+        out += self.unsupported_vectors(protocol) + self.stack_notes(protocol)
         out += ["### Figures per timed workload", ""]
         out += self.metric_table(protocol, "Round-trip time, µs: p50 / p99 (trimmed mean, CV)",
                                  lambda r: f"{_num(r['rtt_us']['p50'])} / {_num(r['rtt_us']['p99'])} "
@@ -164,6 +164,19 @@ class Report:
                                  if r.get("wire_per_call") else "not measured")
         out += self.memory_table(protocol)
         return out
+
+    def stack_notes(self, protocol: str) -> list[str]:
+        notes: dict[str, list[str]] = {}
+        for c in self.cells_of(protocol):
+            for role in ("server", "client"):
+                for text in c.get(f"{role}_notes") or []:
+                    notes.setdefault(f"{c[role]} {role}", [])
+                    if text not in notes[f"{c[role]} {role}"]:
+                        notes[f"{c[role]} {role}"].append(text)
+        if not notes:
+            return []
+        return ["Behaviour of these stacks that configuration cannot change (see the figures below):", ""] + [
+            f"- {who}: {text}" for who, texts in notes.items() for text in texts] + [""]
 
     def unsupported_vectors(self, protocol: str) -> list[str]:
         reasons: dict[str, set] = {}
@@ -194,6 +207,36 @@ class Report:
             return []
         return ["#### Instantiation and memory", ""] + _table(
             ["client→server", "instantiation, ms (stub to first reply)", "client peak RSS, MiB", "server peak RSS, MiB"], rows)
+
+    def side_by_side(self) -> list[str]:
+        """The headline workloads with every protocol (each variant its own column) for each language pair."""
+        headline = self.env["run"].get("headline_workloads") or []
+        if not headline or len(self.protocols) < 2:
+            return []
+        out = ["## Protocols side by side", "",
+               "Median round-trip time in µs, and in brackets as a multiple of the baseline for the same pair "
+               "of languages; rows are client→server.", ""]
+        pairs = list(dict.fromkeys((c["client"], c["server"]) for c in self.cells))
+        for w in headline:
+            rows = []
+            for client, server in pairs:
+                row, any_value = [f"{client}→{server}"], False
+                base = self.by_key.get((f"{self.baseline}/{client}→{server}", w))
+                for p in self.protocols:
+                    rec = self.by_key.get((f"{p}/{client}→{server}", w))
+                    if rec and rec["status"] == "pass":
+                        cell = _num(rec["rtt_us"]["p50"])
+                        if p != self.baseline and base and base["status"] == "pass":
+                            cell += f" (×{rec['rtt_us']['p50'] / base['rtt_us']['p50']:.1f})"
+                        row.append(cell)
+                        any_value = True
+                    else:
+                        row.append(STATUS_MARK.get(rec["status"], "–") if rec else "–")
+                if any_value:
+                    rows.append(row)
+            if rows:
+                out += [f"### {w}", ""] + _table(["client→server"] + self.protocols, rows)
+        return out
 
     def baseline_section(self) -> list[str]:
         if not self.baseline:

@@ -33,7 +33,7 @@ expand_cells() {
           elif $e.unsupported then {reason: $e.unsupported}
           elif $e["\($role)_unsupported"] then {reason: $e["\($role)_unsupported"]}
           elif ($e[$role] | type) != "array" then {reason: "\($lang) declares no \($role) for \($p)"}
-          else {argv: $e[$role], library: ($e.library // ""), settings: ($e.settings // "")}
+          else {argv: $e[$role], library: ($e.library // ""), settings: ($e.settings // ""), notes: ($e.notes // [])}
           end;
     $protocols[] as $p | $langs[] as $c | $langs[] as $s
     | side($s; $p; "server") as $srv | side($c; $p; "client") as $cli
@@ -41,6 +41,7 @@ expand_cells() {
        server_argv: $srv.argv, client_argv: $cli.argv,
        server_library: $srv.library, client_library: $cli.library,
        server_settings: $srv.settings, client_settings: $cli.settings,
+       server_notes: ($srv.notes // []), client_notes: ($cli.notes // []),
        unsupported: ([$srv.reason, $cli.reason] | map(select(. != null)) | unique | if length > 0 then join("; ") else null end)}
   ' <<<"$manifests"
 }

@@ -89,7 +89,7 @@ def _run_dir(tmp_path: Path) -> Path:
     env = {"run": {"run_id": "r", "profile": {"name": "smoke", "small": {"warmup": 1, "calls": 2, "repetitions": 2}},
                    "git_commit": "abc", "cpu_model": "cpu", "cpus": 2, "cpu_governor": "-", "memory": "1 kB",
                    "os": "os", "kernel": "k", "wire": "w", "cpu_source": "c", "memory_source": "m",
-                   "rtt_source": "r", "baseline": "raw"},
+                   "rtt_source": "r", "baseline": "raw", "headline_workloads": ["ping"]},
            "versions": {"a": {"lib": "1"}}}
     (run / "env.json").write_text(json.dumps(env))
     return run
@@ -98,6 +98,7 @@ def _run_dir(tmp_path: Path) -> Path:
 def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
     run = _run_dir(tmp_path)
     cells = [{"name": f"{p}/a→a", "protocol": p, "client": "a", "server": "a"} for p in ("raw", "x")]
+    cells[1]["server_notes"] = ["closes every connection after 100 requests"]
     cells.append({"name": "x/a→b", "protocol": "x", "client": "a", "server": "b", "unsupported": "b has no x"})
     passing = [{"id": "v", "status": "pass"}, {"id": "n", "status": "unsupported", "reason": "no NaN in x"}]
     recs = [_rec("raw/a→a", "vectors", "pass", vectors=passing[:1]), _rec("x/a→a", "vectors", "pass", vectors=passing),
@@ -113,6 +114,8 @@ def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
     assert "1. b has no x" in text
     assert "- n: no NaN in x" in text
     assert "| x/a→a | ×3.50 |" in text
+    assert "- a server: closes every connection after 100 requests" in text
+    assert "| client→server | raw | x |" in text and "| a→a | 10 | 35 (×3.5) |" in text
 
 
 def test_records_last_one_wins(tmp_path):
