@@ -25,8 +25,20 @@ snapshot() {
     "$wire" "$(cgroup_cpu_us client)" "$(cgroup_cpu_us server)"
 }
 
+# One warm-up pass over every workload before any is measured: the vectors leave JIT compilers (and
+# their threads, on the same cores) busy, so the first workload measured would pay for the whole
+# cell's warm-up. Failures are left to run_workloads, which records them.
+warm_cell() {
+  local protocol="$1" name size warmup calls reps
+  while read -r name size warmup calls reps; do
+    [[ -n "$name" ]] || continue
+    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return 0
+  done <"$OUT/plan/$protocol.tsv"
+}
+
 run_workloads() {
   local cell_dir="$1" protocol="$2" name size warmup calls reps before after rc
+  warm_cell "$protocol"
   while read -r name size warmup calls reps; do
     [[ -n "$name" ]] || continue
     rc=0

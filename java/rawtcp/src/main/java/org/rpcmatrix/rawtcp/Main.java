@@ -1,8 +1,6 @@
 package org.rpcmatrix.rawtcp;
 
-import java.util.Arrays;
-import org.rpcmatrix.core.ClientMain;
-import org.rpcmatrix.core.ServerMain;
+import org.rpcmatrix.core.Launcher;
 
 /** {@code server --host H --port P} or {@code client --host H --port P --idl DIR}. */
 public final class Main {
@@ -12,18 +10,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        String[] flags = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
-        String command = args.length == 0 ? "" : args[0];
-        switch (command) {
-            case "server":
-                ServerMain.run(flags, RawTcpServer::start);
-                break;
-            case "client":
-                ClientMain.run(flags, PROTOCOL, RawTcpClient::connect);
-                break;
-            default:
-                System.err.println("usage: (server --host H --port P) | (client --host H --port P --idl DIR)");
-                System.exit(2);
-        }
+        Launcher.run(args, PROTOCOL, RawTcpServer::start, RawTcpClient::connect);
     }
 }

@@ -3,8 +3,7 @@ package org.rpcmatrix.thrift;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.rpcmatrix.core.ClientMain;
-import org.rpcmatrix.core.ServerMain;
+import org.rpcmatrix.core.Launcher;
 
 /**
  * {@code server --wire binary|compact --host H --port P} or
@@ -29,12 +28,9 @@ public final class Main {
             System.exit(2);
             return;
         }
-        String[] flags = rest.toArray(new String[0]);
-        switch (args[0]) {
-            case "server" -> ServerMain.run(flags, options -> ThriftServer.start(options, wire));
-            case "client" -> ClientMain.run(flags, wire.protocolName(), options -> ThriftClient.connect(options, wire));
-            default -> usage();
-        }
+        rest.add(0, args[0]);
+        Launcher.run(rest.toArray(new String[0]), wire.protocolName(),
+                options -> ThriftServer.start(options, wire), options -> ThriftClient.connect(options, wire));
     }
 
     /** Removes {@code --wire VALUE} from the flags (the shared parsers know only the common flags). */
