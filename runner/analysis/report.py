@@ -91,6 +91,8 @@ class Report:
         counts = "; ".join(f"{s}: {prof[s]['warmup']} warm-up, {prof[s]['calls']} calls × {prof[s]['repetitions']} repetitions"
                            for s in ("small", "medium", "large") if s in prof)
         rows.append(["Calls per workload", counts])
+        rows.append(["Warm-up", f"every workload of a cell warmed, for at least {prof.get('cell_warmup_s', 0)} s, before the "
+                                "first is measured (JIT compilers settle); then each workload's own warm-up calls"])
         out = ["## Environment and method", ""] + _table(["", ""], rows)
         out += ["Every process's argv (JVM and runtime flags included), library and settings are in each record's "
                 "`env` in `results.jsonl`. RTT statistics: p50/p90/p99 from HdrHistogram; `cv` is the coefficient "

@@ -25,15 +25,19 @@ snapshot() {
     "$wire" "$(cgroup_cpu_us client)" "$(cgroup_cpu_us server)"
 }
 
-# One warm-up pass over every workload before any is measured: the vectors leave JIT compilers (and
-# their threads, on the same cores) busy, so the first workload measured would pay for the whole
-# cell's warm-up. Failures are left to run_workloads, which records them.
+# Warm-up passes over every workload before any is measured, for at least the profile's
+# cell_warmup_s: JIT compilers (and their threads, on the same cores) would otherwise still be busy
+# with the whole cell's code while the first workloads are timed, in RTT and in CPU per call.
+# Failures are left to run_workloads, which records them.
 warm_cell() {
-  local protocol="$1" name size warmup calls reps
-  while read -r name size warmup calls reps; do
-    [[ -n "$name" ]] || continue
-    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return 0
-  done <"$OUT/plan/$protocol.tsv"
+  local protocol="$1" started=$SECONDS name size warmup calls reps
+  while :; do
+    while read -r name size warmup calls reps; do
+      [[ -n "$name" ]] || continue
+      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return 0
+    done <"$OUT/plan/$protocol.tsv"
+    ((SECONDS - started < CELL_WARMUP_S)) || return 0
+  done
 }
 
 run_workloads() {

@@ -176,6 +176,7 @@ run_command() {
     --cpu-note "$cpu_note" \
     --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") || die "could not prepare the run (see above)"
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
+  CELL_WARMUP_S=$(jq -r '.cell_warmup_s // 0' "$OUT/plan/profile.json")
   run_matrix
   cleanup
   local status=0
