@@ -4,6 +4,13 @@ import json
 from pathlib import Path
 
 STATUS_MARK = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏱", "unsupported": "➖"}
+# Repetitions whose means spread more than this (CV of the kept repetition means) did not measure one
+# steady state: the figure is flagged rather than trusted.
+UNSTABLE_REP_CV = 0.2
+
+
+def unstable(rec: dict) -> bool:
+    return (rec.get("rtt_us") or {}).get("rep_cv") is not None and rec["rtt_us"]["rep_cv"] > UNSTABLE_REP_CV
 
 
 def _num(x, digits: int = 3) -> str:
@@ -94,10 +101,17 @@ class Report:
         rows.append(["Warm-up", f"every workload of a cell warmed, for at least {prof.get('cell_warmup_s', 0)} s, before the "
                                 "first is measured (JIT compilers settle); then each workload's own warm-up calls"])
         out = ["## Environment and method", ""] + _table(["", ""], rows)
+        timed = [r for r in self.records if r.get("rtt_us")]
+        shaky = sum(1 for r in timed if unstable(r))
         out += ["Every process's argv (JVM and runtime flags included), library and settings are in each record's "
                 "`env` in `results.jsonl`. RTT statistics: p50/p90/p99 from HdrHistogram; `cv` is the coefficient "
                 "of variation of all calls; the trimmed mean (Juric et al.) drops the fastest and slowest "
-                "repetition. Differences under about 5% are noise: do not rank on them.", ""]
+                "repetition. Differences under about 5% are noise: do not rank on them.", "",
+                f"**Stability**: {shaky} of {len(timed)} timed workloads are marked ⚠: the means of their "
+                f"repetitions spread by more than {UNSTABLE_REP_CV:.0%} (coefficient of variation), so they did not "
+                "measure one steady state. On a shared or virtual machine, loopback latency can switch between "
+                "modes (for example about 20 µs and about 80 µs for the same pair of processes, whatever the "
+                "stack) as the host schedules the CPUs; compare ⚠ figures only after a re-run agrees.", ""]
         return out
 
     def cells_of(self, protocol: str) -> list[dict]:
@@ -152,9 +166,10 @@ class Report:
         out = [f"## {protocol}", "", "### Interop: vectors per cell", ""] + self.interop_matrix(protocol)
         out += self.unsupported_vectors(protocol) + self.stack_notes(protocol)
         out += ["### Figures per timed workload", ""]
-        out += self.metric_table(protocol, "Round-trip time, µs: p50 / p99 (trimmed mean, CV)",
+        out += self.metric_table(protocol, "Round-trip time, µs: p50 / p99 (trimmed mean, CV); ⚠ = unstable repetitions",
                                  lambda r: f"{_num(r['rtt_us']['p50'])} / {_num(r['rtt_us']['p99'])} "
-                                           f"({_num(r['rtt_us']['trimmed_mean'])}, {_num(r['rtt_us']['cv'], 2)})")
+                                           f"({_num(r['rtt_us']['trimmed_mean'])}, {_num(r['rtt_us']['cv'], 2)})"
+                                           + (" ⚠" if unstable(r) else ""))
         out += self.metric_table(protocol, "CPU time per call, µs: client / server",
                                  lambda r: f"{_num(r['cpu_us_per_call']['client'])} / {_num(r['cpu_us_per_call']['server'])}")
         out += self.metric_table(protocol, "Bytes per call on the wire: client→server / server→client (packets)",
@@ -227,7 +242,7 @@ class Report:
                 for p in self.protocols:
                     rec = self.by_key.get((f"{p}/{client}→{server}", w))
                     if rec and rec["status"] == "pass":
-                        cell = _num(rec["rtt_us"]["p50"])
+                        cell = _num(rec["rtt_us"]["p50"]) + (" ⚠" if unstable(rec) else "")
                         if p != self.baseline and base and base["status"] == "pass":
                             cell += f" (×{rec['rtt_us']['p50'] / base['rtt_us']['p50']:.1f})"
                         row.append(cell)

@@ -105,7 +105,7 @@ def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
             _rec("x/a→b", "vectors", "unsupported", "b has no x")]
     for cell, p50 in (("raw/a→a", 10.0), ("x/a→a", 35.0)):
         r = _rec(cell, "ping", "pass")
-        r.update(rtt_us={"p50": p50, "p99": p50, "trimmed_mean": p50, "cv": 0.1},
+        r.update(rtt_us={"p50": p50, "p99": p50, "trimmed_mean": p50, "cv": 0.1, "rep_cv": 0.5 if p50 > 20 else 0.01},
                  cpu_us_per_call={"client": 1, "server": 2}, wire_per_call=None,
                  rss_kb={"client_peak": 2048, "server_peak": 4096})
         recs.append(r)
@@ -115,7 +115,8 @@ def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
     assert "- n: no NaN in x" in text
     assert "| x/a→a | ×3.50 |" in text
     assert "- a server: closes every connection after 100 requests" in text
-    assert "| client→server | raw | x |" in text and "| a→a | 10 | 35 (×3.5) |" in text
+    assert "| client→server | raw | x |" in text and "| a→a | 10 | 35 ⚠ (×3.5) |" in text
+    assert "**Stability**: 1 of 2 timed workloads are marked ⚠" in text
 
 
 def test_records_last_one_wins(tmp_path):
