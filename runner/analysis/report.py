@@ -183,17 +183,16 @@ class Report:
         return out
 
     def stack_notes(self, protocol: str) -> list[str]:
+        """The manifests' notes on each language's implementation of this protocol, once per language."""
         notes: dict[str, list[str]] = {}
         for c in self.cells_of(protocol):
             for role in ("server", "client"):
-                for text in c.get(f"{role}_notes") or []:
-                    notes.setdefault(f"{c[role]} {role}", [])
-                    if text not in notes[f"{c[role]} {role}"]:
-                        notes[f"{c[role]} {role}"].append(text)
-        if not notes:
+                texts = notes.setdefault(c[role], [])
+                texts += [text for text in c.get(f"{role}_notes") or [] if text not in texts]
+        if not any(notes.values()):
             return []
         return ["Behaviour of these stacks that configuration cannot change (see the figures below):", ""] + [
-            f"- {who}: {text}" for who, texts in notes.items() for text in texts] + [""]
+            f"- {language}: {text}" for language, texts in notes.items() for text in texts] + [""]
 
     def unsupported_vectors(self, protocol: str) -> list[str]:
         reasons: dict[str, set] = {}
