@@ -28,21 +28,34 @@ snapshot() {
 # Warm-up passes over every workload before any is measured, for at least the profile's
 # cell_warmup_s: JIT compilers (and their threads, on the same cores) would otherwise still be busy
 # with the whole cell's code while the first workloads are timed, in RTT and in CPU per call.
-# Failures are left to run_workloads, which records them.
+# A wrong answer is left to the workload's own warm-up, which records it; a client that is gone (2)
+# or hangs (3) ends the cell here, with client_call's status.
 warm_cell() {
-  local protocol="$1" started=$SECONDS name size warmup calls reps
+  local protocol="$1" started=$SECONDS name size warmup calls reps rc
   while :; do
     while read -r name size warmup calls reps; do
       [[ -n "$name" ]] || continue
-      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return 0
+      rc=0
+      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || rc=$?
+      ((rc < 2)) || return "$rc"
     done <"$OUT/plan/$protocol.tsv"
     ((SECONDS - started < CELL_WARMUP_S)) || return 0
   done
 }
 
 run_workloads() {
-  local cell_dir="$1" protocol="$2" name size warmup calls reps before after rc
-  warm_cell "$protocol"
+  local cell_dir="$1" protocol="$2" name size warmup calls reps before after rc=0
+  warm_cell "$protocol" || rc=$?
+  case "$rc" in
+    2)
+      record_rest "$cell_dir" error "warm-up: $CLIENT_ERROR$(server_gone_note)" workloads
+      return 1
+      ;;
+    3)
+      record_rest "$cell_dir" timeout "warm-up: $CLIENT_ERROR" workloads
+      return 1
+      ;;
+  esac
   while read -r name size warmup calls reps; do
     [[ -n "$name" ]] || continue
     rc=0

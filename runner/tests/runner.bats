@@ -33,7 +33,7 @@ record_holds() {
 @test "cells: every client × server of every protocol, gaps as unsupported rows with a reason" {
   run "$RPCM" cells --manifests "$FIX"
   [ "$status" -eq 0 ]
-  [ "$(grep -c . <<<"$output")" -eq 28 ] # 7 protocols × 2 clients × 2 servers
+  [ "$(grep -c . <<<"$output")" -eq 32 ] # 8 protocols × 2 clients × 2 servers
   grep -qx $'gap/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
   grep -qx $'nope/alpha→beta\tunsupported: alpha cannot speak nope: no library' <<<"$output"
   grep -qx $'echo/beta→alpha\truns' <<<"$output"
@@ -49,7 +49,7 @@ record_holds() {
 @test "unknown names: a clear message naming the known ones, and nothing runs" {
   run "$RPCM" run --manifests "$FIX" --protocol nosuch --out "$OUT"
   [ "$status" -eq 2 ]
-  [[ "$output" == *"unknown protocol 'nosuch'; known: crash echo gap hang neverready nope wrong"* ]]
+  [[ "$output" == *"unknown protocol 'nosuch'; known: crash echo gap hang neverready nope stall wrong"* ]]
   [[ "$output" == *"no cell matches the selection"* ]]
   run "$RPCM" frobnicate
   [ "$status" -eq 2 ]
@@ -123,6 +123,16 @@ record_holds() {
   [ "$(record_of 'hang/alpha→alpha' ping .status)" = timeout ]
   [ "$(record_of 'hang/alpha→alpha' ping .reason)" = "client did not answer within 3s" ]
   [ "$(record_of 'hang/alpha→alpha' getItems10 .status)" = timeout ]
+  no_leftovers
+}
+
+@test "a client that hangs while warming the cell: its workloads time out and the run goes on" {
+  run "$RPCM" run "${FAST[@]}" --protocol stall,echo --server alpha --client alpha
+  [ "$status" -eq 1 ]
+  [ "$(record_of 'stall/alpha→alpha' vectors .status)" = pass ]
+  [ "$(record_of 'stall/alpha→alpha' ping .reason)" = "warm-up: client did not answer within 3s" ]
+  [ "$(record_of 'stall/alpha→alpha' getItems10 .status)" = timeout ]
+  [ "$(record_of 'echo/alpha→alpha' getItems10 .status)" = pass ]
   no_leftovers
 }
 
