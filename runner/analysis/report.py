@@ -13,6 +13,13 @@ def unstable(rec: dict) -> bool:
     return (rec.get("rtt_us") or {}).get("rep_cv") is not None and rec["rtt_us"]["rep_cv"] > UNSTABLE_REP_CV
 
 
+def baseline_ratio(rec: dict | None, base: dict | None) -> float | None:
+    """A record's median RTT over the baseline's for the same cell languages and workload, when both passed."""
+    if rec and base and rec["status"] == "pass" and base["status"] == "pass":
+        return rec["rtt_us"]["p50"] / base["rtt_us"]["p50"]
+    return None
+
+
 def _num(x, digits: int = 3) -> str:
     if x is None:
         return "–"
@@ -242,8 +249,9 @@ class Report:
                     rec = self.by_key.get((f"{p}/{client}→{server}", w))
                     if rec and rec["status"] == "pass":
                         cell = _num(rec["rtt_us"]["p50"]) + (" ⚠" if unstable(rec) else "")
-                        if p != self.baseline and base and base["status"] == "pass":
-                            cell += f" (×{rec['rtt_us']['p50'] / base['rtt_us']['p50']:.1f})"
+                        ratio = baseline_ratio(rec, base)
+                        if p != self.baseline and ratio is not None:
+                            cell += f" (×{ratio:.1f})"
                         row.append(cell)
                         any_value = True
                     else:
@@ -269,12 +277,9 @@ class Report:
                 base_name = f"{self.baseline}/{c['client']}→{c['server']}"
                 row, any_value = [f"{protocol}/{c['client']}→{c['server']}"], False
                 for w in workloads:
-                    rec, base = self.by_key.get((c["name"], w)), self.by_key.get((base_name, w))
-                    if rec and base and rec["status"] == "pass" and base["status"] == "pass":
-                        row.append(f"×{rec['rtt_us']['p50'] / base['rtt_us']['p50']:.2f}")
-                        any_value = True
-                    else:
-                        row.append("–")
+                    ratio = baseline_ratio(self.by_key.get((c["name"], w)), self.by_key.get((base_name, w)))
+                    row.append("–" if ratio is None else f"×{ratio:.2f}")
+                    any_value = any_value or ratio is not None
                 if any_value:
                     rows.append(row)
         if not rows:

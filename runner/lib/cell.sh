@@ -36,30 +36,37 @@ warm_cell() {
     while read -r name size warmup calls reps; do
       [[ -n "$name" ]] || continue
       rc=0
-      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || rc=$?
+      warmup_call "$name" "$warmup" || rc=$?
       ((rc < 2)) || return "$rc"
     done <"$OUT/plan/$protocol.tsv"
     ((SECONDS - started < CELL_WARMUP_S)) || return 0
   done
 }
 
+warmup_call() {
+  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$1\", \"calls\": $2}"
+}
+
+# After client_call's status 2 (the client is gone) or 3 (it hangs), marks the rest of the cell from
+# FROM on and fails; any other status is left to the caller.
+record_lost_client() {
+  local cell_dir="$1" rc="$2" prefix="$3" from="$4"
+  case "$rc" in
+    2) record_rest "$cell_dir" error "$prefix$CLIENT_ERROR$(server_gone_note)" "$from" ;;
+    3) record_rest "$cell_dir" timeout "$prefix$CLIENT_ERROR" "$from" ;;
+    *) return 0 ;;
+  esac
+  return 1
+}
+
 run_workloads() {
   local cell_dir="$1" protocol="$2" name size warmup calls reps before after rc=0
   warm_cell "$protocol" || rc=$?
-  case "$rc" in
-    2)
-      record_rest "$cell_dir" error "warm-up: $CLIENT_ERROR$(server_gone_note)" workloads
-      return 1
-      ;;
-    3)
-      record_rest "$cell_dir" timeout "warm-up: $CLIENT_ERROR" workloads
-      return 1
-      ;;
-  esac
+  record_lost_client "$cell_dir" "$rc" "warm-up: " workloads || return 1
   while read -r name size warmup calls reps; do
     [[ -n "$name" ]] || continue
     rc=0
-    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || rc=$?
+    warmup_call "$name" "$warmup" || rc=$?
     if ((rc == 0)); then
       before=$(snapshot)
       client_call "$COMMAND_TIMEOUT" \
@@ -77,14 +84,7 @@ run_workloads() {
         ;;
       1) record "$(jq -nc --arg d "$cell_dir" --arg w "$name" --arg r "$CLIENT_ERROR" \
         '{kind: "status", cell_dir: $d, status: "fail", reason: $r, from: $w, only: true}')" ;;
-      2)
-        record_rest "$cell_dir" error "$CLIENT_ERROR$(server_gone_note)" "$name"
-        return 1
-        ;;
-      3)
-        record_rest "$cell_dir" timeout "$CLIENT_ERROR" "$name"
-        return 1
-        ;;
+      *) record_lost_client "$cell_dir" "$rc" "" "$name" || return 1 ;;
     esac
   done <"$OUT/plan/$protocol.tsv"
 }

@@ -115,19 +115,15 @@ final class BenchHandler implements org.rpcmatrix.thrift.gen.Bench.Iface {
         });
     }
 
-    private interface Answer<T> {
-        T get() throws Exception;
-    }
-
     /**
      * The contract's BenchError travels as the declared exception: every operation that can raise it (fail,
      * and those taking a count) declares it in bench.thrift. Any other error travels as a
      * TApplicationException that says what went wrong (the processor would otherwise send only
      * "Internal error processing ...").
      */
-    private static <T> T call(Answer<T> answer) throws TException {
+    private static <T> T call(ThrowingCall<T> answer) throws TException {
         try {
-            return answer.get();
+            return answer.call();
         } catch (BenchError e) {
             throw new org.rpcmatrix.thrift.gen.BenchError(e.code(), e.getMessage());
         } catch (TProtocolException e) {

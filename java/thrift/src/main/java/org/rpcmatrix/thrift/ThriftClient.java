@@ -132,12 +132,8 @@ final class ThriftClient implements BenchClient {
         });
     }
 
-    private interface Call<T> {
-        T call() throws Exception;
-    }
-
     /** A call whose IDL declares BenchError: the declared exception becomes the contract's. */
-    private static <T> T declared(Call<T> call) throws Exception {
+    private static <T> T declared(ThrowingCall<T> call) throws Exception {
         try {
             return call.call();
         } catch (org.rpcmatrix.thrift.gen.BenchError e) {
