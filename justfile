@@ -3,10 +3,15 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
-# Run the benchmark matrix (profile from idl/workloads.json) and write results/<run-id>/ and results/latest
+# Run the benchmark matrix (profile from idl/workloads.json: default, full, juric, ...) into results/<run-id>/ and results/latest
 [group('bench')]
 bench PROFILE="default" *ARGS: setup
     runner/rpcmatrix run --profile {{PROFILE}} {{ARGS}}
+
+# Interop certification: every cell's vectors, nothing timed (JUnit XML and the interop matrices)
+[group('bench')]
+certify *ARGS: setup
+    runner/rpcmatrix run --profile certify {{ARGS}}
 
 # List the cells a run would have, without running them
 [group('bench')]
@@ -18,11 +23,21 @@ cells *ARGS:
 commands CELL:
     runner/rpcmatrix commands '{{CELL}}'
 
+# How far runs of the same matrix agree (p50s within ±5% of their median), e.g. just agree results/A results/B results/C
+[group('bench')]
+agree +RUNS:
+    runner/rpcmatrix agree {{RUNS}}
+
+# Copy a run of a committed, clean tree into results/published/ (refuses anything else)
+[group('bench')]
+publish RUN="results/latest":
+    runner/rpcmatrix publish '{{RUN}}'
+
 # Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix
 [group('test')]
 test: setup test-runner test-java test-python test-dotnet test-smoke
 
-# The runner's own tests: shellcheck, bats on fake implementations, pytest on the analysis and the IDLs
+# The runner's own tests: shellcheck, bats on fake implementations, pytest on the analysis, the IDLs and the manifests
 [group('test')]
 test-runner:
     shellcheck -x runner/rpcmatrix runner/setup.sh runner/lib/secrets.sh runner/tests/*.sh .ci/run java/*.sh python/*.sh dotnet/*.sh
@@ -44,11 +59,11 @@ test-python:
 test-dotnet:
     bash dotnet/test.sh
 
-# Real processes crossed for every protocol and language pair, a few calls each; every vector must pass
+# Real processes crossed for every protocol and implementation pair, a few calls each; every vector must pass
 [group('test')]
 test-smoke:
     bash runner/tests/smoke.sh
 
-# Install what is missing (system packages, just, the runner's venv, TLS material)
+# Install what is missing (system packages, just, the runner's venv, the floor program, TLS material)
 setup:
     runner/setup.sh

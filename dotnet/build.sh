@@ -1,35 +1,24 @@
 #!/usr/bin/env bash
-# Builds the .NET (Mono) implementations into dotnet/build/. Idempotent: installs missing Debian packages,
-# and skips the compile when no source is newer than the last successful build.
+# Builds the .NET (Mono) implementations into dotnet/build/. Idempotent: skips the compile when no source is
+# newer than the last successful build. Installs nothing: runner/setup.sh installs the manifest's "apt" packages.
 set -euo pipefail
 
 DOTNET_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly DOTNET_DIR
 readonly BUILD_DIR="${DOTNET_DIR}/build"
 readonly STAMP="${BUILD_DIR}/.built"
-readonly APT_PACKAGES=(mono-complete nunit-console libnunit-cil-dev)
 readonly LOCK_FILE="/tmp/rpcmatrix-build.lock"
+readonly NEWTONSOFT_DLL="/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll"
 
-missing_packages() {
-    local package
-    for package in "${APT_PACKAGES[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "${package}" 2>/dev/null | grep -q "install ok installed"; then
-            echo "${package}"
-        fi
-    done
-}
-
-install_packages() {
-    local missing
-    mapfile -t missing < <(missing_packages)
-    if [ "${#missing[@]}" -eq 0 ]; then
-        return
-    fi
-    echo "installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
-        apt-get update >&2
-        apt-get install -y --no-install-recommends "${missing[@]}" >&2
+require_tools() {
+    local missing=()
+    command -v mono >/dev/null 2>&1 || missing+=("mono (mono-complete)")
+    command -v xbuild >/dev/null 2>&1 || missing+=("xbuild (mono-complete)")
+    command -v nunit-console >/dev/null 2>&1 || missing+=("nunit-console")
+    [ -f "${NEWTONSOFT_DLL}" ] || missing+=("Newtonsoft.Json (libnewtonsoft-json-cil-dev)")
+    if [ "${#missing[@]}" -gt 0 ]; then
+        echo "dotnet: missing ${missing[*]}: run runner/setup.sh (it installs the Debian packages of dotnet/manifest.json)" >&2
+        exit 1
     fi
 }
 
@@ -49,7 +38,7 @@ compile() {
 }
 
 main() {
-    install_packages
+    require_tools
     if up_to_date; then
         echo "dotnet: build is up to date" >&2
         return

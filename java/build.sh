@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds every Java module: each protocol module's runnable jar target/rpcmatrix-<module>.jar.
-# Installs the JDK 17 and Maven only when missing; skips Maven when the jars are newer than every source.
+# Fails with a clear message when java 17, mvn or thrift is missing; skips Maven when the jars are newer than
+# every source.
 set -euo pipefail
 
 JAVA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -11,18 +12,17 @@ java_major_version() {
     java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'
 }
 
-install_missing_tools() {
-    local packages=()
+# Debian packages are installed by runner/setup.sh from the manifest's "apt" field, never here.
+check_tools() {
+    local missing=()
     if ! command -v java >/dev/null 2>&1 || [ "$(java_major_version)" -lt 17 ]; then
-        packages+=(openjdk-17-jdk-headless)
+        missing+=("java 17 (openjdk-17-jdk-headless)")
     fi
-    if ! command -v mvn >/dev/null 2>&1; then
-        packages+=(maven)
-    fi
-    if [ "${#packages[@]}" -gt 0 ]; then
-        echo "installing ${packages[*]}" >&2
-        apt-get update -q >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}" >&2
+    command -v mvn >/dev/null 2>&1 || missing+=("mvn (maven)")
+    command -v thrift >/dev/null 2>&1 || missing+=("thrift (thrift-compiler)")
+    if [ "${#missing[@]}" -gt 0 ]; then
+        echo "java: missing ${missing[*]}: run runner/setup.sh" >&2
+        return 1
     fi
 }
 
@@ -43,7 +43,7 @@ jars_up_to_date() {
 }
 
 main() {
-    install_missing_tools
+    check_tools
     if jars_up_to_date; then
         echo "java: jars are up to date" >&2
         return 0

@@ -12,7 +12,11 @@ PYTHON="${PYTHON:-python3}"
 ensure_venv() {
   if [[ ! -x "$VENV/bin/python" ]]; then
     echo "creating $VENV" >&2
-    "$PYTHON" -m venv "$VENV"
+    if ! "$PYTHON" -m venv "$VENV"; then
+      rm -rf "$VENV"
+      echo "cannot create a virtual environment (Debian package python3-venv): run runner/setup.sh" >&2
+      return 1
+    fi
   fi
 }
 
@@ -57,7 +61,8 @@ generate_thrift() {
     return
   fi
   if ! command -v thrift >/dev/null; then
-    apt-get install -y thrift-compiler >&2
+    echo "thrift (Debian package thrift-compiler) is missing: run runner/setup.sh" >&2
+    return 1
   fi
   rm -rf "$out"
   mkdir -p "$out"
@@ -78,7 +83,7 @@ ensure_thrift_extension() {
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     --force-reinstall --no-deps --no-cache-dir --no-binary thrift "thrift==$version"
   if ! "$VENV/bin/python" -c "$check"; then
-    echo "thrift's C extension does not build (needs gcc and the Python headers)" >&2
+    echo "thrift's C extension does not build (needs gcc and python3-dev): run runner/setup.sh" >&2
     return 1
   fi
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Set-up of a fresh machine (Debian 12 with Java 17, Maven and Python 3.11): installs what is missing,
-# skips what is there. Languages build themselves (their manifests' build commands); this script makes
-# the common ground: system packages the runner and the manifests ask for, `just`, the Python venv of
-# the runner's analysis, and the run's TLS material.
+# skips what is there. It is the one place that installs Debian packages: the runner's own and those the
+# languages' manifests ask for ("apt"). Then `just` and the runner's Python requirements into the
+# project's virtual environment (Debian's python3 is externally managed: no pip outside a venv), the
+# machine's floor program, and the run's TLS material. Languages build their own libraries.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-RUNNER_PACKAGES=(jq iproute2 ethtool openssl procps shellcheck bats)
+VENV="$ROOT/.venv"
+RUNNER_PACKAGES=(jq iproute2 ethtool openssl procps util-linux gzip shellcheck bats gcc libc6-dev python3-venv)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -33,23 +35,32 @@ manifest_packages() {
   jq -r '.apt // [] | .[]' "$ROOT"/*/manifest.json | sort -u
 }
 
-install_just() {
-  command -v just >/dev/null && return 0
-  say "installing just (from PyPI's rust-just)"
-  python3 -m pip install --quiet --disable-pip-version-check rust-just
-  command -v just >/dev/null && return 0
-  local scripts
-  scripts=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
-  ln -sf "$scripts/just" /usr/local/bin/just
+python_venv() {
+  [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
+  if ! "$VENV/bin/python" -c 'import hdrh, pytest' 2>/dev/null || [[ ! -x "$VENV/bin/just" ]]; then
+    say "installing the runner's Python requirements and just into $VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/runner/requirements.txt"
+  fi
 }
 
-python_venv() {
-  local venv="$ROOT/.venv"
-  [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
-  if ! "$venv/bin/python" -c 'import hdrh, pytest' 2>/dev/null; then
-    say "installing the runner's Python requirements"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/runner/requirements.txt"
+# just comes from PyPI (rust-just, a prebuilt binary in a wheel) into the venv; a link puts it on PATH.
+link_just() {
+  local target="/usr/local/bin/just"
+  command -v just >/dev/null && return 0
+  if [[ -w "$(dirname "$target")" ]]; then
+    ln -sf "$VENV/bin/just" "$target"
+  else
+    sudo ln -sf "$VENV/bin/just" "$target"
   fi
+}
+
+# The machine's floor (runner/floor/floor.c), built with the system compiler when its source is newer.
+build_floor() {
+  local src="$ROOT/runner/floor/floor.c" bin="$ROOT/runner/floor/bin/floor"
+  [[ -x "$bin" && "$bin" -nt "$src" ]] && return 0
+  say "building the floor program"
+  mkdir -p "$(dirname "$bin")"
+  gcc -O2 -Wall -Wextra -pthread -o "$bin" "$src"
 }
 
 main() {
@@ -57,8 +68,9 @@ main() {
   local -a packages
   mapfile -t packages < <(manifest_packages)
   apt_install "${RUNNER_PACKAGES[@]}" "${packages[@]}"
-  install_just
   python_venv
+  link_just
+  build_floor
   bash "$ROOT/runner/lib/secrets.sh" "$ROOT/secrets"
 }
 

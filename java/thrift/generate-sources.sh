@@ -12,7 +12,7 @@ is_up_to_date() {
 check_compiler() {
   local wanted="$1" found
   if ! command -v thrift >/dev/null; then
-    echo "the thrift compiler is missing: apt-get install thrift-compiler" >&2
+    echo "the thrift compiler is missing (Debian thrift-compiler): run runner/setup.sh" >&2
     return 1
   fi
   found="$(thrift --version)"

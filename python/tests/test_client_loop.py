@@ -1,6 +1,8 @@
 """The command loop of runner/PROTOCOL.md, driven with an in-process client (no network)."""
+import asyncio
 import io
 import json
+import time
 
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.harness.client import CommandLoop, parse_options, serve_commands
@@ -35,8 +37,9 @@ def converse(idl, commands, client_class=InProcessClient, protocol="rawtcp"):
         created.append(client_class())
         return created[-1]
 
-    options = parse_options(["--host", "127.0.0.1", "--port", "1", "--idl", str(idl)])
-    loop = CommandLoop(options, connect, protocol)
+    options = parse_options(["--protocol", protocol, "--host", "127.0.0.1", "--port", "1", "--idl", str(idl)],
+                            (protocol.split("-")[0],))
+    loop = CommandLoop(options, connect)
     answers = io.StringIO()
     serve_commands(loop, io.StringIO("".join(c if isinstance(c, str) else json.dumps(c) + "\n" for c in commands)),
                    answers)
@@ -52,19 +55,29 @@ def test_a_full_conversation(idl):
         {"cmd": "connect"},
         {"cmd": "vectors", "protocol": "rawtcp"},
         {"cmd": "warmup", "workload": "getItems10", "calls": 3},
-        {"cmd": "measure", "workload": "ping", "calls": 4, "repetitions": 2},
+        {"cmd": "prepare", "workload": "ping"},
+        {"cmd": "measure", "workload": "ping", "calls": 4},
+        {"cmd": "measure", "workload": "ping", "calls": 4},
+        {"cmd": "samples", "workload": "ping"},
+        {"cmd": "samples", "workload": "ping"},
         {"cmd": "quit"},
         {"cmd": "ping"},  # after quit: never read
     ])
-    assert len(answers) == 5 and all(a["ok"] for a in answers)
+    assert len(answers) == 9 and all(a["ok"] for a in answers)
     assert answers[0]["instantiation_ns"] > 0
     results = statuses(answers[1])
-    assert set(results.values()) == {("pass", "")}
-    assert "random_doubles_stream_50k" not in results and "ping" in results  # gRPC-only vectors are left out
+    assert results["ping"] == ("pass", "")
+    # rawtcp lacks server streaming: the stream's vectors are unsupported with the registry's reason.
+    assert results["random_doubles_stream_50k"] == ("unsupported", "the raw TCP baseline answers each request "
+                                                                    "with one frame")
+    assert {s for s, _ in results.values()} == {"pass", "unsupported"}
     assert answers[2] == {"ok": True, "checked": 3}
-    samples = answers[3]["samples_ns"]
+    assert answers[3] == {"ok": True}
+    assert answers[4] == answers[5] == {"ok": True, "calls": 4}
+    samples = answers[6]["samples_ns"]
     assert len(samples) == 2 and all(len(r) == 4 and all(isinstance(s, int) and s > 0 for s in r) for r in samples)
-    assert answers[4] == {"ok": True} and created[0].closed
+    assert answers[7]["samples_ns"] == []  # handed over and emptied
+    assert answers[8] == {"ok": True} and created[0].closed
 
 
 def test_protocol_limits_make_vectors_unsupported(idl):
@@ -110,9 +123,120 @@ def test_bad_commands_are_answered_and_the_loop_goes_on(idl):
         {"cmd": "warmup", "workload": "ping", "calls": 1},  # not connected yet
         {"cmd": "connect"},
         {"cmd": "warmup", "workload": "noSuchWorkload", "calls": 1},
-        {"cmd": "measure", "workload": "ping", "calls": -1, "repetitions": 1},
+        {"cmd": "measure", "workload": "ping", "calls": -1},
         {"cmd": "warmup", "workload": "ping", "calls": 1},
     ])
     assert [a["ok"] for a in answers] == [False, False, False, True, False, False, True]
     assert "unknown command" in answers[1]["error"] and "not connected" in answers[2]["error"]
     assert "noSuchWorkload" in answers[4]["error"]
+
+
+class SlowPingClient(InProcessClient):
+    def ping(self):
+        time.sleep(0.002)
+
+
+def test_measure_goes_on_until_min_ms_but_never_beyond_max_calls(idl):
+    answers, _ = converse(idl, [
+        {"cmd": "connect"},
+        {"cmd": "prepare", "workload": "ping"},
+        {"cmd": "measure", "workload": "ping", "calls": 2, "min_ms": 30, "max_calls": 1000},
+        {"cmd": "measure", "workload": "ping", "calls": 2, "min_ms": 60000, "max_calls": 5},
+        {"cmd": "samples", "workload": "ping"},
+    ], SlowPingClient)
+    # Each call sleeps 2 ms: 30 ms takes more than 2 calls and (at most 15 + 1) far fewer than 1000.
+    assert 2 < answers[2]["calls"] < 1000
+    assert answers[3]["calls"] == 5
+    assert [len(r) for r in answers[4]["samples_ns"]] == [answers[2]["calls"], 5]
+    assert sum(answers[4]["samples_ns"][0]) >= 2_000_000 * answers[2]["calls"]  # each call slept
+
+
+def test_prepare_empties_the_buffer(idl):
+    answers, _ = converse(idl, [
+        {"cmd": "connect"},
+        {"cmd": "measure", "workload": "echoInt32", "calls": 3},
+        {"cmd": "prepare", "workload": "echoInt32"},
+        {"cmd": "measure", "workload": "echoInt32", "calls": 1},
+        {"cmd": "samples", "workload": "echoInt32"},
+    ])
+    assert [len(r) for r in answers[4]["samples_ns"]] == [1]
+
+
+def test_handler_times_the_reference_without_a_connection(idl):
+    answers, created = converse(idl, [
+        {"cmd": "handler", "workload": "randomDoubles50k", "calls": 3, "repetitions": 2},
+        {"cmd": "handler", "workload": "randomDoublesStream50k", "calls": 2, "min_ms": 0, "max_calls": 2,
+         "repetitions": 1},
+        {"cmd": "handler", "workload": "nope", "calls": 1, "repetitions": 1},
+    ])
+    assert created == []  # never connected
+    assert [len(r) for r in answers[0]["samples_ns"]] == [3, 3]
+    assert all(s > 0 for r in answers[0]["samples_ns"] for s in r)
+    assert [len(r) for r in answers[1]["samples_ns"]] == [2]  # every workload, whatever the protocol lacks
+    assert answers[2]["ok"] is False
+
+
+def test_warmup_until_steady_reports_its_batches(idl):
+    answers, _ = converse(idl, [
+        {"cmd": "connect"},
+        {"cmd": "warmup", "workload": "ping", "calls": 5, "until_steady": {"tolerance": 1e9, "max_ms": 60000}},
+        {"cmd": "warmup", "workload": "ping", "calls": 5, "until_steady": {"tolerance": 0.0, "max_ms": 0}},
+    ])
+    steady, unsteady = answers[1], answers[2]
+    # An unbounded tolerance is met by the first three batches.
+    assert steady["ok"] and steady["steady"] is True and steady["batches"] == 3 and steady["checked"] == 15
+    assert len(steady["batch_medians_ns"]) == 3 and steady["elapsed_ms"] >= 0
+    # No time at all: one batch, then the deadline has passed.
+    assert unsteady["batches"] == len(unsteady["batch_medians_ns"]) >= 1 and unsteady["checked"] == 5 * unsteady["batches"]
+
+
+def test_warmup_until_steady_checks_answers(idl):
+    answers, _ = converse(idl, [
+        {"cmd": "connect"},
+        {"cmd": "warmup", "workload": "echoString", "calls": 2, "until_steady": {"tolerance": 0.1, "max_ms": 100}},
+    ], type("Wrong", (InProcessClient,), {"echo_string": lambda self, v: v + "!"}))
+    assert answers[1]["ok"] is False and answers[1]["error"].startswith("call 1 of 2: result:")
+
+
+def test_workloads_the_protocol_lacks_are_refused(idl):
+    answers, _ = converse(idl, [{"cmd": "connect"}, {"cmd": "prepare", "workload": "randomDoublesStream50k"}])
+    assert answers[1]["ok"] is False
+    assert "unsupported on rawtcp" in answers[1]["error"]
+
+
+class AsyncReferenceClient:
+    """An asynchronous adapter: coroutine methods on an event loop it owns."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.reference = ReferenceBench()
+        self.closed = False
+
+    def __getattr__(self, name):
+        method = getattr(self.reference, name)
+
+        async def call(*args):
+            await asyncio.sleep(0)
+            result = method(*args)
+            return list(result) if name == "random_doubles_stream" else result
+        return call
+
+    def close(self):
+        self.closed = True
+        self.loop.close()
+
+
+def test_an_asynchronous_adapter_runs_on_its_own_loop(idl):
+    answers, created = converse(idl, [
+        {"cmd": "connect"},
+        {"cmd": "vectors", "protocol": "grpc"},
+        {"cmd": "warmup", "workload": "getItems10", "calls": 2, "until_steady": {"tolerance": 1e9, "max_ms": 1000}},
+        {"cmd": "measure", "workload": "randomDoublesStream50k", "calls": 2},
+        {"cmd": "samples", "workload": "randomDoublesStream50k"},
+        {"cmd": "quit"},
+    ], AsyncReferenceClient, protocol="grpc")
+    assert all(a["ok"] for a in answers), answers
+    assert {s for s, _ in statuses(answers[1]).values()} == {"pass"}
+    assert answers[2]["steady"] is True
+    assert [len(r) for r in answers[4]["samples_ns"]] == [2]
+    assert created[0].closed

@@ -1,59 +1,64 @@
 """Each protocol's real server and client processes, talking over loopback as the runner starts them."""
-import json
 import signal
 import subprocess
 import sys
 
 import pytest
+from helpers import IDL, assert_all_pass_or_lacked, run_client, start_server
 
-from rpcmatrix.contract.catalog import load_limits
-
-
-def start_server(protocol, repository):
-    server = subprocess.Popen([sys.executable, "-m", f"rpcmatrix.{protocol}", "server", "--host", "127.0.0.1",
-                               "--port", "0"], cwd=repository, stdout=subprocess.PIPE, text=True)
-    ready = json.loads(server.stdout.readline())
-    assert ready["ready"] is True and ready["port"] > 0
-    return server, ready["port"]
+PROTOCOLS = [("rpcmatrix.rawtcp", "rawtcp"), ("rpcmatrix.xmlrpc", "xmlrpc")]
 
 
-@pytest.mark.parametrize("protocol", ["rawtcp", "xmlrpc"])
-def test_client_and_server_processes(protocol, repository, idl):
-    server, port = start_server(protocol, repository)
+@pytest.mark.parametrize("module, protocol", PROTOCOLS)
+def test_client_and_server_processes(module, protocol, repository, idl):
+    server, port = start_server(module, protocol, repository)
     try:
-        commands = [
+        answers = run_client(module, protocol, repository, port, [
             {"cmd": "connect"},
             {"cmd": "vectors", "protocol": protocol},
             {"cmd": "warmup", "workload": "searchBooks100", "calls": 2},
-            {"cmd": "measure", "workload": "echoInt64", "calls": 3, "repetitions": 2},
+            {"cmd": "prepare", "workload": "echoInt64"},
+            {"cmd": "measure", "workload": "echoInt64", "calls": 3},
+            {"cmd": "measure", "workload": "echoInt64", "calls": 2, "max_calls": 4, "min_ms": 0},
+            {"cmd": "samples", "workload": "echoInt64"},
             {"cmd": "quit"},
-        ]
-        client = subprocess.run(
-            [sys.executable, "-m", f"rpcmatrix.{protocol}", "client", "--host", "127.0.0.1", "--port", str(port),
-             "--idl", str(idl)],
-            cwd=repository, input="".join(json.dumps(c) + "\n" for c in commands), capture_output=True, text=True,
-            timeout=120)
-        assert client.returncode == 0, client.stderr
-        answers = [json.loads(line) for line in client.stdout.splitlines()]
-        assert [a["ok"] for a in answers] == [True] * 5, answers
-        limits = load_limits(idl, protocol)
-        for result in answers[1]["results"]:
-            assert result["status"] == "pass" or (
-                result["status"] == "unsupported" and result["reason"] in limits.values()), result
+        ])
+        assert [a["ok"] for a in answers] == [True] * 8, answers
+        assert_all_pass_or_lacked(idl, protocol, answers[1]["results"])
         assert answers[2]["checked"] == 2
-        assert [len(r) for r in answers[3]["samples_ns"]] == [3, 3]
+        assert answers[4]["calls"] == 3 and answers[5]["calls"] == 2
+        assert [len(r) for r in answers[6]["samples_ns"]] == [3, 2]
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=5) == 0
 
 
-@pytest.mark.parametrize("protocol", ["rawtcp", "xmlrpc"])
-def test_server_that_cannot_bind_exits_non_zero(protocol, repository):
-    server, port = start_server(protocol, repository)
+@pytest.mark.parametrize("module, protocol", PROTOCOLS)
+def test_server_that_cannot_bind_exits_non_zero(module, protocol, repository):
+    server, port = start_server(module, protocol, repository)
     try:
-        second = subprocess.run([sys.executable, "-m", f"rpcmatrix.{protocol}", "server", "--host", "127.0.0.1",
-                                 "--port", str(port)], cwd=repository, capture_output=True, text=True, timeout=30)
+        second = subprocess.run([sys.executable, "-m", module, "server", "--protocol", protocol, "--host",
+                                 "127.0.0.1", "--port", str(port), "--idl", IDL], cwd=repository,
+                                capture_output=True, text=True, timeout=30)
         assert second.returncode != 0 and second.stdout == "" and "cannot start" in second.stderr
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=5) == 0
+
+
+@pytest.mark.parametrize("module", ["rpcmatrix.rawtcp", "rpcmatrix.xmlrpc", "rpcmatrix.grpc",
+                                    "rpcmatrix.grpc.aio", "rpcmatrix.thrift"])
+@pytest.mark.parametrize("role", ["server", "client"])
+def test_an_unregistered_protocol_is_refused_at_start(module, role, repository):
+    refused = subprocess.run([sys.executable, "-m", module, role, "--protocol", "carrier-pigeon", "--host",
+                              "127.0.0.1", "--port", "9", "--idl", IDL], cwd=repository, capture_output=True,
+                             text=True, timeout=30, input="")
+    assert refused.returncode != 0 and refused.stdout == ""
+    assert "protocol 'carrier-pigeon' is not in idl/protocols.json" in refused.stderr
+
+
+def test_a_protocol_of_another_family_is_refused(repository):
+    refused = subprocess.run([sys.executable, "-m", "rpcmatrix.rawtcp", "server", "--protocol", "grpc", "--host",
+                              "127.0.0.1", "--port", "0", "--idl", IDL], cwd=repository, capture_output=True,
+                             text=True, timeout=30)
+    assert refused.returncode != 0 and "family 'grpc'" in refused.stderr

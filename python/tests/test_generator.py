@@ -47,6 +47,15 @@ def test_doubles_fast_path_equals_next_double():
     slow = SplitMix64(99)
     expected = [slow.next_double() for _ in range(1000)]
     fast = SplitMix64(99)
-    assert fast.doubles(1000) == expected
+    assert fast.doubles(1000).tolist() == expected
     assert fast.next() == slow.next()  # the state moved on by the same amount
     assert all(0.0 <= v < 1.0 for v in expected)
+
+
+def test_doubles_across_the_kept_steps_and_beyond():
+    for count in (0, 1, 65536, 65537, 70000):
+        slow = SplitMix64(-3)
+        fast = SplitMix64(-3).doubles(count)
+        assert len(fast) == count
+        if count:
+            assert fast[-1] == [slow.next_double() for _ in range(count)][-1]

@@ -4,10 +4,9 @@ import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from types import SimpleNamespace
-
 import grpc
 import pytest
+from helpers import IDL, assert_all_pass_or_lacked, run_client, start_server
 
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.reference import ReferenceBench
@@ -18,8 +17,12 @@ from rpcmatrix.grpc._generated import bench_pb2 as pb
 from rpcmatrix.grpc._generated import bench_pb2_grpc
 
 
+from helpers import options as _options
+from conftest import REPOSITORY
+
+
 def options(port=0, tls=False, secrets=None, host="127.0.0.1"):
-    return SimpleNamespace(host=host, port=port, tls=tls, secrets=secrets)
+    return _options(REPOSITORY / "idl", "grpc-tls" if tls else "grpc", port, secrets, host)
 
 
 @pytest.fixture
@@ -108,7 +111,7 @@ def test_a_negative_count_arrives_as_bench_error_400(client):
 def test_the_stream_comes_in_chunks_whose_concatenation_is_random_doubles(client):
     chunks = client.random_doubles_stream(10001, 3, 1000)
     assert [len(c) for c in chunks] == [1000] * 10 + [1]
-    assert [v for c in chunks for v in c] == ReferenceBench().random_doubles(10001, 3)
+    assert [v for c in chunks for v in c] == ReferenceBench().random_doubles(10001, 3).tolist()
     assert client.random_doubles_stream(0, 3, 1000) == []
 
 
@@ -179,26 +182,12 @@ def test_tls_refuses_a_plaintext_client(secrets):
         running.stop()
 
 
-def start_server_process(repository, port=0):
-    server = subprocess.Popen([sys.executable, "-m", "rpcmatrix.grpc", "server", "--host", "127.0.0.1",
-                               "--port", str(port)], cwd=repository, stdout=subprocess.PIPE, text=True)
-    ready = json.loads(server.stdout.readline())
-    assert ready["ready"] is True and ready["port"] > 0
-    return server, ready["port"]
-
-
 def test_client_and_server_processes(repository, idl):
-    server, port = start_server_process(repository)
+    server, port = start_server("rpcmatrix.grpc", "grpc", repository)
     try:
-        commands = [{"cmd": "connect"}, {"cmd": "vectors", "protocol": "grpc"},
-                    {"cmd": "warmup", "workload": "randomDoublesStream50k", "calls": 1}, {"cmd": "quit"}]
-        client = subprocess.run(
-            [sys.executable, "-m", "rpcmatrix.grpc", "client", "--host", "127.0.0.1", "--port", str(port),
-             "--idl", str(idl)],
-            cwd=repository, input="".join(json.dumps(c) + "\n" for c in commands), capture_output=True,
-            text=True, timeout=120)
-        assert client.returncode == 0, client.stderr
-        answers = [json.loads(line) for line in client.stdout.splitlines()]
+        answers = run_client("rpcmatrix.grpc", "grpc", repository, port, [
+            {"cmd": "connect"}, {"cmd": "vectors", "protocol": "grpc"},
+            {"cmd": "warmup", "workload": "randomDoublesStream50k", "calls": 1}, {"cmd": "quit"}])
         assert [a["ok"] for a in answers] == [True] * 4, answers
         results = answers[1]["results"]
         assert {r["id"] for r in results} >= {"random_doubles_stream_50k", "random_doubles_stream_uneven"}
@@ -210,11 +199,11 @@ def test_client_and_server_processes(repository, idl):
 
 def test_a_server_that_cannot_bind_exits_non_zero(repository):
     # gRPC C core would share the port (SO_REUSEPORT) unless told not to.
-    server, port = start_server_process(repository)
+    server, port = start_server("rpcmatrix.grpc", "grpc", repository)
     try:
-        second = subprocess.run([sys.executable, "-m", "rpcmatrix.grpc", "server", "--host", "127.0.0.1",
-                                 "--port", str(port)], cwd=repository, capture_output=True, text=True,
-                                timeout=30)
+        second = subprocess.run([sys.executable, "-m", "rpcmatrix.grpc", "server", "--protocol", "grpc", "--host",
+                                 "127.0.0.1", "--port", str(port), "--idl", IDL], cwd=repository,
+                                capture_output=True, text=True, timeout=30)
         assert second.returncode != 0 and second.stdout == "" and "cannot start" in second.stderr
     finally:
         server.send_signal(signal.SIGTERM)

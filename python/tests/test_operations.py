@@ -10,11 +10,11 @@ def test_operations_table_matches_contract_json(idl):
     contract = json.loads((idl / "contract.json").read_text(encoding="utf-8"))
     assert [
         (op.id, op.name, [(p.name, p.type) for p in op.params], op.returns, op.raises,
-         list(op.only) if op.only else None)
+         list(op.needs))
         for op in OPERATIONS
     ] == [
         (op["id"], op["name"], [(p["name"], p["type"]) for p in op["params"]], op["returns"], op.get("raises"),
-         op.get("only"))
+         op.get("needs", []))
         for op in contract["operations"]
     ]
 

@@ -22,12 +22,17 @@ def test_average_sums_left_to_right():
     assert bench.average([1.0, 2.0, 4.5]) == 2.5
     # Left to right: (1e16 + 1.0) + 1.0 loses both ones; a compensated sum would keep them.
     assert bench.average([1e16, 1.0, 1.0]) == 1e16 / 3
+    # Pairwise summation (np.sum) would differ here: 1e16 + (1 + 1) keeps the ones.
+    assert bench.average([1e16, 1.0, 1.0, 0.0]) == 1e16 / 4
+    # The contract's loop starts from +0.0, so a sum of negative zeros is +0.0.
+    assert str(bench.average([-0.0, -0.0])) == "0.0"
+    assert type(bench.average([1.0])) is float
 
 
 def test_random_doubles_and_negative_counts():
     rng = SplitMix64(7)
-    assert bench.random_doubles(3, 7) == [rng.next_double() for _ in range(3)]
-    assert bench.random_doubles(0, 7) == []
+    assert bench.random_doubles(3, 7).tolist() == [rng.next_double() for _ in range(3)]
+    assert bench.random_doubles(0, 7).tolist() == []
     with pytest.raises(BenchError) as raised:
         bench.random_doubles(-1, 7)
     assert (raised.value.code, raised.value.message) == (400, "count must not be negative")
@@ -82,7 +87,7 @@ def test_fail_raises_the_declared_error():
 def test_stream_chunks_concatenate_to_random_doubles():
     chunks = list(bench.random_doubles_stream(10001, 3, 1000))
     assert [len(c) for c in chunks] == [1000] * 10 + [1]
-    assert [v for c in chunks for v in c] == bench.random_doubles(10001, 3)
+    assert [v for c in chunks for v in c] == bench.random_doubles(10001, 3).tolist()
     assert list(bench.random_doubles_stream(0, 3, 10)) == []
     with pytest.raises(BenchError) as raised:
         bench.random_doubles_stream(10, 3, 0)

@@ -65,3 +65,15 @@ def test_structs_survive_the_accelerated_codec(wire):
 def test_an_unknown_wire_is_refused():
     with pytest.raises(ValueError, match="binary or compact"):
         protocol_factory("json")
+
+
+def test_the_table_covers_the_service_of_the_idl():
+    from rpcmatrix.contract.operations import OPERATIONS
+    from rpcmatrix.thrift._generated.rpcmatrix_thrift_gen import Bench
+    from rpcmatrix.thrift.table import MAPPINGS
+
+    service = {name for name in vars(Bench.Iface) if not name.startswith("_")}
+    assert {entry.operation.name for entry in MAPPINGS} == service
+    assert service == {op.name for op in OPERATIONS if not op.is_stream}  # Thrift has no streams
+    declared = {name for name in service if "BenchError" in str(getattr(Bench, f"{name}_result").thrift_spec)}
+    assert {entry.operation.name for entry in MAPPINGS if entry.declares_error} == declared

@@ -16,7 +16,8 @@ from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.thrift._generated.rpcmatrix_thrift_gen import Bench, ttypes
 from rpcmatrix.thrift.client import NoDelaySocket, ThriftClient
 from rpcmatrix.thrift.server import NoDelayServerSocket, ThriftServer
-from rpcmatrix.thrift.wire import PROTOCOL_NAMES, protocol_factory
+from rpcmatrix.thrift.wire import protocol_factory
+from helpers import assert_all_pass_or_lacked, run_client, start_server
 
 WIRES = ["binary", "compact"]
 
@@ -80,21 +81,14 @@ def test_the_server_rejects_a_float32_that_is_not_one_and_says_why(served):
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_server_and_client_processes(wire, repository, idl):
-    module = [sys.executable, "-m", "rpcmatrix.thrift"]
-    server = subprocess.Popen(module + ["server", "--wire", wire, "--host", "127.0.0.1", "--port", "0"],
-                              cwd=repository, stdout=subprocess.PIPE, text=True)
+    protocol = f"thrift-{wire}"
+    server, port = start_server("rpcmatrix.thrift", protocol, repository)
     try:
-        port = json.loads(server.stdout.readline())["port"]
-        commands = [{"cmd": "connect"}, {"cmd": "vectors", "protocol": PROTOCOL_NAMES[wire]},
-                    {"cmd": "warmup", "workload": "getItems100", "calls": 2}, {"cmd": "quit"}]
-        client = subprocess.run(
-            module + ["client", "--wire", wire, "--host", "127.0.0.1", "--port", str(port), "--idl", str(idl)],
-            cwd=repository, input="".join(json.dumps(c) + "\n" for c in commands), capture_output=True,
-            text=True, timeout=120)
-        assert client.returncode == 0, client.stderr
-        answers = [json.loads(line) for line in client.stdout.splitlines()]
+        answers = run_client("rpcmatrix.thrift", protocol, repository, port, [
+            {"cmd": "connect"}, {"cmd": "vectors"},
+            {"cmd": "warmup", "workload": "getItems100", "calls": 2}, {"cmd": "quit"}])
         assert [a["ok"] for a in answers] == [True] * 4, answers
-        assert [r for r in answers[1]["results"] if r["status"] != "pass"] == []
+        assert_all_pass_or_lacked(idl, protocol, answers[1]["results"])
         assert answers[2]["checked"] == 2
     finally:
         server.send_signal(signal.SIGTERM)

@@ -70,7 +70,7 @@ def test_every_vector_and_workload_decodes(idl):
 def test_vectors_load_with_their_expectations(idl):
     vectors = {v.id: v for v in load_vectors(idl)}
     assert vectors["fail_simple"].expect_error == {"code": 42, "message": "boom"}
-    assert vectors["float32_nan"].tags == ("nonfinite-float",)
-    assert not vectors["random_doubles_stream_50k"].belongs_to("xmlrpc")
-    assert vectors["random_doubles_stream_50k"].belongs_to("grpc")
-    assert vectors["ping"].belongs_to("rawtcp")
+    assert vectors["float32_nan"].needs == ("nonfinite-float",)
+    assert vectors["int64_max"].needs == ("int64-exact",)
+    # The stream's vectors need what their operation needs.
+    assert vectors["random_doubles_stream_50k"].needs == ("server-streaming",)

@@ -1,23 +1,28 @@
-"""Command line of the runner's analysis: prepare, record, cell-summary, render (see runner/README.md)."""
+"""Command line of the runner's analysis: prepare, record, cell-summary, estimate, shuffle, render, agree
+and publish (see runner/README.md)."""
 import argparse
 import json
 import sys
 from pathlib import Path
 
-from . import environment, exports, known_failures, plan, records, report
+from . import agreement, environment, exports, known_failures, plan, publish, records, report
+
+
+def _cells(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def prepare(args) -> int:
     run = Path(args.run)
-    cells = [json.loads(line) for line in Path(args.cells).read_text().splitlines() if line.strip()]
+    cells = _cells(Path(args.cells).read_text())
     protocols = list(dict.fromkeys(c["protocol"] for c in cells))
     try:
-        plan.write_plans(run, Path(args.idl), args.profile, protocols)
+        plan.write_plans(run, Path(args.idl), args.profile, protocols, args.passes, args.seed)
     except plan.PlanError as e:
         print(f"rpcmatrix: error: {e}", file=sys.stderr)
         return 2
     profile = json.loads((run / "plan" / "profile.json").read_text())
-    env = environment.write_env(run, Path(args.manifests), profile, args.wire_note, args.cpu_note)
+    env = environment.write_env(run, Path(args.manifests), profile, args.wire_note, args.cpu_note, args.pin_note)
     workloads = json.loads((Path(args.idl) / "workloads.json").read_text())
     env["run"]["baseline"] = workloads.get("baseline")
     env["run"]["headline_workloads"] = [w["name"] for w in workloads["workloads"] if w.get("headline")]
@@ -33,26 +38,36 @@ def record(args) -> int:
 
 def cell_summary(args) -> int:
     """One short line for the progress display: the cell's vectors and how many workloads were timed."""
-    recs = [r for r in records.load(Path(args.run)) if r["cell"] == args.cell]
+    recs = [r for r in records.load(Path(args.run)) if r["cell"] == args.cell and r.get("pass", 1) == args.pass_no]
     vec = next((r for r in recs if r["workload"] == "vectors"), None)
     if vec is None:
         print("not run")
         return 0
     timed = sum(1 for r in recs if r["workload"] != "vectors" and r["status"] == "pass")
-    others = len(recs) - 1
     text = f"{vec['status']}: {vec['reason'][:120]}"
     if vec["status"] == "pass":
-        text += f"; {timed}/{others} workloads timed"
+        text += f"; {timed}/{len(recs) - 1} workloads timed"
     print(text)
+    return 0
+
+
+def estimate(args) -> int:
+    print(sum(plan.estimate_seconds(Path(args.run), c) for c in _cells(sys.stdin.read())))
+    return 0
+
+
+def shuffle(args) -> int:
+    lines = [line for line in sys.stdin.read().splitlines() if line.strip()]
+    sys.stdout.write("".join(line + "\n" for line in plan.shuffled(lines, args.seed, args.pass_no)))
     return 0
 
 
 def render(args) -> int:
     run = Path(args.run)
-    recs = sorted(records.load(run), key=lambda r: (r["cell"], r["workload"] != "vectors"))
-    cells = [json.loads(line) for line in (run / "cells.jsonl").read_text().splitlines() if line.strip()]
+    cells = _cells((run / "cells.jsonl").read_text())
     order = {c["name"]: i for i, c in enumerate(cells)}
-    recs.sort(key=lambda r: order.get(r["cell"], len(order)))
+    recs = sorted(records.load(run), key=lambda r: (order.get(r["cell"], len(order)), r["workload"] != "vectors",
+                                                    r.get("pass", 1)))
     try:
         entries = known_failures.load(Path(args.known_failures) if args.known_failures else None)
     except (ValueError, json.JSONDecodeError) as e:
@@ -61,6 +76,7 @@ def render(args) -> int:
     verdict = known_failures.classify(recs, entries)
     exports.write_csv(recs, run / "results.csv")
     exports.write_junit(recs, run / "junit.xml")
+    exports.write_samples(run)
     (run / "verdict.json").write_text(json.dumps(verdict, indent=1, ensure_ascii=False))
     (run / "REPORT.md").write_text(report.render(run, recs, cells, verdict), encoding="utf-8")
     for item in verdict["unexpected"]:
@@ -74,6 +90,24 @@ def render(args) -> int:
     return 1 if verdict["unexpected"] or verdict["stale"] else 0
 
 
+def agree(args) -> int:
+    text = agreement.render([Path(r) for r in args.runs])
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+def publish_run(args) -> int:
+    try:
+        target = publish.publish(Path(args.run), Path(args.root), Path(args.into))
+    except publish.PublishError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    print(target)
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m analysis")
     sub = p.add_subparsers(dest="command", required=True)
@@ -82,6 +116,9 @@ def main(argv=None) -> int:
         s.add_argument(flag, required=True)
     s.add_argument("--wire-note", default="")
     s.add_argument("--cpu-note", default="")
+    s.add_argument("--pin-note", default="")
+    s.add_argument("--passes", type=int, default=1)
+    s.add_argument("--seed", type=int, default=0)
     s.set_defaults(func=prepare)
     s = sub.add_parser("record", help="append the records of one observed outcome")
     s.add_argument("--run", required=True)
@@ -90,11 +127,28 @@ def main(argv=None) -> int:
     s = sub.add_parser("cell-summary", help="one line about a cell, for the progress display")
     s.add_argument("--run", required=True)
     s.add_argument("--cell", required=True)
+    s.add_argument("--pass", dest="pass_no", type=int, default=1)
     s.set_defaults(func=cell_summary)
-    s = sub.add_parser("render", help="write results.csv, junit.xml and REPORT.md; exit 1 on anything unexpected")
+    s = sub.add_parser("estimate", help="seconds of work of the cells on stdin (JSON lines)")
+    s.add_argument("--run", required=True)
+    s.set_defaults(func=estimate)
+    s = sub.add_parser("shuffle", help="the cells on stdin in the pass's seeded random order")
+    s.add_argument("--seed", type=int, required=True)
+    s.add_argument("--pass", dest="pass_no", type=int, required=True)
+    s.set_defaults(func=shuffle)
+    s = sub.add_parser("render", help="write results.csv, junit.xml, samples and REPORT.md; exit 1 on anything unexpected")
     s.add_argument("--run", required=True)
     s.add_argument("--known-failures")
     s.set_defaults(func=render)
+    s = sub.add_parser("agree", help="how far several runs of the same matrix agree (AGREEMENT.md)")
+    s.add_argument("runs", nargs="+")
+    s.add_argument("--out")
+    s.set_defaults(func=agree)
+    s = sub.add_parser("publish", help="copy a run of a committed, clean tree into results/published/")
+    s.add_argument("--run", required=True)
+    s.add_argument("--root", required=True)
+    s.add_argument("--into", required=True)
+    s.set_defaults(func=publish_run)
     args = p.parse_args(argv)
     return args.func(args)
 

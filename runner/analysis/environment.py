@@ -57,7 +57,52 @@ def machine(root: Path) -> dict:
     }
 
 
-def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu_note: str) -> dict:
+def _read(path: str) -> str | None:
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return None
+
+
+# Kernel settings that shape loopback round trips and are cheap to read.
+NET_SETTINGS = {
+    "tcp_congestion_control": "/proc/sys/net/ipv4/tcp_congestion_control",
+    "tcp_autocorking": "/proc/sys/net/ipv4/tcp_autocorking",
+    "tcp_slow_start_after_idle": "/proc/sys/net/ipv4/tcp_slow_start_after_idle",
+    "tcp_timestamps": "/proc/sys/net/ipv4/tcp_timestamps",
+    "tcp_sack": "/proc/sys/net/ipv4/tcp_sack",
+    "tcp_fastopen": "/proc/sys/net/ipv4/tcp_fastopen",
+    "tcp_rmem": "/proc/sys/net/ipv4/tcp_rmem",
+    "tcp_wmem": "/proc/sys/net/ipv4/tcp_wmem",
+    "busy_poll": "/proc/sys/net/core/busy_poll",
+    "busy_read": "/proc/sys/net/core/busy_read",
+    "somaxconn": "/proc/sys/net/core/somaxconn",
+    "lo_mtu": "/sys/class/net/lo/mtu",
+}
+
+
+def network() -> dict:
+    """The kernel's TCP and loopback settings (None where not readable, e.g. in a container)."""
+    return {name: (" ".join(value.split()) if value is not None else None)
+            for name, value in ((n, _read(p)) for n, p in NET_SETTINGS.items())}
+
+
+def steal() -> dict:
+    """Whether the kernel reports steal time (the 8th value of /proc/stat's cpu line) and how much so far:
+    on a virtual machine it is the time the hypervisor gave our CPUs to others."""
+    line = (_read("/proc/stat") or "").splitlines()[:1]
+    fields = line[0].split() if line else []
+    flags = _first("/proc/cpuinfo", "flags")
+    out = {"available": len(fields) >= 9, "hypervisor": "hypervisor" in flags.split(),
+           "virtualization": _read("/sys/class/dmi/id/sys_vendor") or "not exposed"}
+    if out["available"]:
+        out["since_boot_ticks"] = int(fields[8])
+        out["ticks_per_s"] = os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu_note: str,
+              pin_note: str = "") -> dict:
     root = manifests_dir
     manifests = [json.loads(p.read_text()) for p in sorted(manifests_dir.glob("*/manifest.json"))]
     env = {
@@ -66,7 +111,10 @@ def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu
             "profile": profile,
             **machine(root),
             "wire": wire_note,
-            "cpu_source": f"{cpu_note}; sampled just before and after each measure",
+            "pin": pin_note or "not recorded",
+            "network": network(),
+            "steal": steal(),
+            "cpu_source": cpu_note,
             "memory_source": "VmHWM (peak) and VmRSS from /proc/<pid>/status, summed over each process group",
             "rtt_source": "each client's monotonic clock around each call; summarised with HdrHistogram (3 significant digits)",
         },

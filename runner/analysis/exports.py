@@ -1,14 +1,29 @@
-"""Machine-readable forms of a run besides results.jsonl: a flat CSV and a JUnit XML file for CI systems."""
+"""Machine-readable forms of a run besides results.jsonl: a flat CSV, a JUnit XML file for CI systems, and
+every raw sample of the run in one compressed file (samples.jsonl.gz)."""
 import csv
+import gzip
+import json
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+RTT = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stdev", "cv", "trimmed_mean", "rep_cv")
+# One column per scalar field of record schema 2 (nested fields dotted); see results/README.md.
 CSV_FIELDS = [
-    "protocol", "server", "client", "cell", "workload", "status", "reason", "calls", "warmup", "repetitions",
-    "rtt_us.min", "rtt_us.p50", "rtt_us.p90", "rtt_us.p99", "rtt_us.p999", "rtt_us.max", "rtt_us.mean",
-    "rtt_us.cv", "rtt_us.trimmed_mean", "rtt_us.rep_cv", "instantiation_us",
-    "cpu_us_per_call.client", "cpu_us_per_call.server", "rss_kb.client_peak", "rss_kb.server_peak",
-    "wire_per_call.bytes_c2s", "wire_per_call.bytes_s2c", "wire_per_call.packets_c2s", "wire_per_call.packets_s2c",
+    "schema", "run_id", "pass", "time", "protocol", "server", "client", "server_language", "client_language",
+    "cell", "workload", "status", "reason", "blocked_by", "calls", "warmup", "repetitions", "min_ms", "size",
+    *(f"rtt_us.{k}" for k in RTT),
+    "bimodal.modes_us", "bimodal.shares",
+    "instantiation_us",
+    "cpu_us_per_call.client", "cpu_us_per_call.server", "cpu_us_per_call.client_rep_cv",
+    "cpu_us_per_call.server_rep_cv",
+    "rss_kb.client_peak", "rss_kb.server_peak", "rss_kb.client_after", "rss_kb.server_after",
+    "threads.client", "threads.server",
+    "wire_per_call.connections", "wire_per_call.bytes_c2s", "wire_per_call.bytes_s2c",
+    "wire_per_call.packets_c2s", "wire_per_call.packets_s2c", "wire_per_call.counted_calls",
+    "warmup_steady.steady", "warmup_steady.batches", "warmup_steady.elapsed_ms", "warmup_steady.checked",
+    "server_exit_status", "server_exit_note", "steal_ms", "calibration_ns",
+    "env.server.implementation", "env.server.library", "env.server.thread_model",
+    "env.client.implementation", "env.client.library", "env.client.thread_model",
 ]
 
 
@@ -19,12 +34,22 @@ def _get(rec: dict, dotted: str):
     return value
 
 
+def _cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)  # the two modes or their shares
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
 def write_csv(records: list[dict], path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for rec in records:
-            w.writerow(["" if _get(rec, k) is None else _get(rec, k) for k in CSV_FIELDS])
+            w.writerow([_cell_text(_get(rec, k)) for k in CSV_FIELDS])
 
 
 def _case(suite: ET.Element, classname: str, name: str, status: str, reason: str) -> None:
@@ -38,20 +63,96 @@ def _case(suite: ET.Element, classname: str, name: str, status: str, reason: str
 
 
 def write_junit(records: list[dict], path: Path) -> None:
-    """One test case per cell and vector, and one per cell and timed workload."""
+    """One test case per cell and vector, and one per cell and timed workload, for each pass (named when a
+    run has more than one)."""
+    several = len({r.get("pass", 1) for r in records}) > 1
     root = ET.Element("testsuites", name="rpcmatrix")
     for protocol in sorted({r["protocol"] for r in records}):
         suite = ET.SubElement(root, "testsuite", name=protocol)
         for rec in (r for r in records if r["protocol"] == protocol):
+            suffix = f" (pass {rec.get('pass', 1)})" if several else ""
             vectors = rec.get("vectors")
             if rec["workload"] == "vectors" and vectors:
                 for v in vectors:
-                    _case(suite, rec["cell"], f"vector {v['id']}", v["status"], v.get("reason", ""))
+                    _case(suite, rec["cell"], f"vector {v['id']}{suffix}", v["status"], v.get("reason", ""))
             else:
-                _case(suite, rec["cell"], rec["workload"], rec["status"], rec.get("reason", ""))
+                _case(suite, rec["cell"], rec["workload"] + suffix, rec["status"], rec.get("reason", ""))
         cases = suite.findall("testcase")
         suite.set("tests", str(len(cases)))
         suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
         suite.set("errors", str(sum(1 for c in cases if c.find("error") is not None)))
         suite.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _strip(name: str) -> str:
+    for suffix in (".samples.json.gz", ".samples.json"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _pass_of(folder: str) -> int | None:
+    return int(folder[4:]) if folder.startswith("pass") and folder[4:].isdigit() else None
+
+
+def sample_files(run: Path) -> list[tuple[str, str, int, Path]]:
+    """Every raw sample file of the run as (cell, workload, pass, path), in the order their records were
+    first written (files without a record last, by modification time)."""
+    found = []
+    for path in sorted(run.glob("cells/*/pass*/*.samples.json*")):
+        pass_no = _pass_of(path.parent.name)
+        try:
+            cell = json.loads((path.parent.parent / "cell.json").read_text())["name"]
+        except (OSError, ValueError, KeyError):
+            cell = path.parent.parent.name
+        if pass_no is not None:
+            found.append((cell, _strip(path.name), pass_no, path))
+    for path in sorted(run.glob("floor/pass*/ping.samples.json*")):
+        if _pass_of(path.parent.name) is not None:
+            found.append(("floor/c→c", "ping", _pass_of(path.parent.name), path))
+    for path in sorted(run.glob("handlers/*/*.samples.json*")):
+        found.append((f"handler/{path.parent.name}", _strip(path.name), 1, path))
+    # a file and its gzipped copy: keep one (the uncompressed one is the newer if both exist)
+    unique: dict[tuple, Path] = {}
+    for cell, workload, pass_no, path in found:
+        unique.setdefault((cell, workload, pass_no), path)
+    order: dict[tuple, int] = {}
+    results = run / "results.jsonl"
+    if results.exists():
+        with open(results, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                order.setdefault((rec.get("cell"), rec.get("workload"), rec.get("pass", 1)), len(order))
+    last = len(order)
+    return [(k[0], k[1], k[2], p) for k, p in
+            sorted(unique.items(), key=lambda kv: (order.get(kv[0], last), kv[1].stat().st_mtime, str(kv[1])))]
+
+
+def _samples_of(path: Path) -> list | None:
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as f:
+            return json.loads(f.read()).get("samples_ns")
+    except (OSError, ValueError, AttributeError, EOFError):
+        return None
+
+
+def write_samples(run: Path) -> Path:
+    """samples.jsonl.gz: one line {cell, workload, pass, samples_ns} per raw sample file of the run (the
+    cells' workloads, the floor's ping, the handlers'), in time order, so any distribution can be analysed
+    again. samples_ns is a list of repetitions, each a list of per-call times in ns."""
+    out = run / "samples.jsonl.gz"
+    with gzip.open(out, "wt", encoding="utf-8") as f:
+        for cell, workload, pass_no, path in sample_files(run):
+            samples = _samples_of(path)
+            if samples is None:
+                continue
+            f.write(json.dumps({"cell": cell, "workload": workload, "pass": pass_no, "samples_ns": samples},
+                               ensure_ascii=False, separators=(",", ":")) + "\n")
+    return out

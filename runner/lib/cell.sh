@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs one cell: server up and ready, client connected, the contract's vectors, then each timed workload
-# with CPU, memory and wire counters sampled around it; every outcome becomes records, even a failure.
+# Runs one cell in one pass: server up and ready, client connected, the contract's vectors, the cell
+# warmed until steady, then each timed workload with CPU counters read around every repetition, and a
+# separate short pass that counts bytes and packets. Every outcome becomes records, even a failure.
 
 # record FACTS_JSON: hands one outcome to the analysis, which appends records to the run's results.
 record() {
@@ -11,40 +12,8 @@ record() {
 # Marks every not-yet-recorded part of the cell (vectors and/or workloads) with one status and reason.
 record_rest() {
   local cell_dir="$1" status="$2" reason="$3" from="${4:-vectors}"
-  record "$(jq -nc --arg d "$cell_dir" --arg s "$status" --arg r "$reason" --arg f "$from" \
-    '{kind: "status", cell_dir: $d, status: $s, reason: $r, from: $f}')"
-}
-
-# The sampling points around one measure: CPU ticks and memory of both groups, and the wire counters.
-snapshot() {
-  local client server wire="null"
-  client=$(sample_group "$CLIENT_PID")
-  server=$(sample_group "$SERVER_PID")
-  if [[ -n "$NETNS_NAME" ]]; then wire="[$(netns_counters | tr ' ' ',')]"; fi
-  printf '{"client": [%s], "server": [%s], "wire": %s, "cgroup_us": [%s, %s]}' "${client// /,}" "${server// /,}" \
-    "$wire" "$(cgroup_cpu_us client)" "$(cgroup_cpu_us server)"
-}
-
-# Warm-up passes over every workload before any is measured, for at least the profile's
-# cell_warmup_s: JIT compilers (and their threads, on the same cores) would otherwise still be busy
-# with the whole cell's code while the first workloads are timed, in RTT and in CPU per call.
-# A wrong answer is left to the workload's own warm-up, which records it; a client that is gone (2)
-# or hangs (3) ends the cell here, with client_call's status.
-warm_cell() {
-  local protocol="$1" started=$SECONDS name size warmup calls reps rc
-  while :; do
-    while read -r name size warmup calls reps; do
-      [[ -n "$name" ]] || continue
-      rc=0
-      warmup_call "$name" "$warmup" || rc=$?
-      ((rc < 2)) || return "$rc"
-    done <"$OUT/plan/$protocol.tsv"
-    ((SECONDS - started < CELL_WARMUP_S)) || return 0
-  done
-}
-
-warmup_call() {
-  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$1\", \"calls\": $2}"
+  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --arg s "$status" --arg r "$reason" --arg f "$from" \
+    '{kind: "status", cell_dir: $d, pass: $p, status: $s, reason: $r, from: $f}')"
 }
 
 # After client_call's status 2 (the client is gone) or 3 (it hangs), marks the rest of the cell from
@@ -59,58 +28,143 @@ record_lost_client() {
   return 1
 }
 
-run_workloads() {
-  local cell_dir="$1" protocol="$2" name size warmup calls reps before after rc=0
-  warm_cell "$protocol" || rc=$?
-  record_lost_client "$cell_dir" "$rc" "warm-up: " workloads || return 1
-  while read -r name size warmup calls reps; do
-    [[ -n "$name" ]] || continue
-    rc=0
-    warmup_call "$name" "$warmup" || rc=$?
-    if ((rc == 0)); then
-      before=$(snapshot)
-      client_call "$COMMAND_TIMEOUT" \
-        "{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": $calls, \"repetitions\": $reps}" || rc=$?
-      after=$(snapshot)
-    fi
-    case "$rc" in
-      0)
-        printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/$name.samples.json"
-        record "$(jq -nc --arg d "$cell_dir" --arg w "$name" --arg size "$size" \
-          --argjson warmup "$warmup" --argjson calls "$calls" --argjson reps "$reps" \
-          --argjson before "$before" --argjson after "$after" \
-          '{kind: "workload", cell_dir: $d, workload: $w, size: $size, warmup: $warmup, calls: $calls,
-            repetitions: $reps, before: $before, after: $after}')"
-        ;;
-      1) record "$(jq -nc --arg d "$cell_dir" --arg w "$name" --arg r "$CLIENT_ERROR" \
-        '{kind: "status", cell_dir: $d, status: "fail", reason: $r, from: $w, only: true}')" ;;
-      *) record_lost_client "$cell_dir" "$rc" "" "$name" || return 1 ;;
-    esac
-  done <"$OUT/plan/$protocol.tsv"
-}
-
 server_gone_note() {
   if [[ -n "${SERVER_PID:-}" ]] && ! group_alive "$SERVER_PID"; then printf '; the server had exited'; fi
 }
 
+# The plan's rows of a protocol: name size warmup calls repetitions min_ms max_calls.
+plan_rows() {
+  cat "$OUT/plan/$1.tsv"
+}
+
+# Warms every workload of the cell until its batch medians agree (bounded by the profile's max_ms each),
+# before any is measured: JIT compilers (and their threads, on the same cores) would otherwise still be
+# busy with the whole cell's code while the first workloads are timed. The answers go to warmup.jsonl. A
+# wrong answer is left to the workload's own warm-up, which records it; a client that is gone (2) or
+# hangs (3) ends the cell here.
+warm_cell() {
+  local protocol="$1" cell_dir="$2" name size warmup calls reps min_ms max_calls rc
+  while read -r name size warmup calls reps min_ms max_calls; do
+    [[ -n "$name" ]] || continue
+    rc=0
+    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $calls, \"until_steady\": $STEADY}" || rc=$?
+    ((rc < 2)) || return "$rc"
+    if ((rc == 0)); then
+      jq -c --arg w "$name" '{workload: $w} + del(.ok)' <<<"$CLIENT_ANSWER" >>"$cell_dir/warmup.jsonl"
+    fi
+  done < <(plan_rows "$protocol")
+}
+
+# One workload: prepare, the fixed warm-up, then each repetition between two readings of the CPU
+# counters (and the wire counters), then the samples. Writes the facts into FACTS_FILE; returns
+# client_call's status of the first command that failed.
+time_workload() {
+  local cell_dir="$1" name="$2" calls="$3" reps="$4" min_ms="$5" max_calls="$6" warmup="$7" facts_file="$8"
+  local rep cb sb ca sa wb wa accepted_before="null" accepted_after="null" answered rc=0
+  local -a rows=()
+  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"prepare\", \"workload\": \"$name\"}" || return
+  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return
+  reset_peaks "$SERVER_PID"
+  reset_peaks "$CLIENT_PID"
+  if [[ -n "$NETNS_NAME" ]]; then accepted_before=$(netns_accepted); fi
+  local measure="{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": $calls, \"min_ms\": $min_ms, \"max_calls\": $max_calls}"
+  for ((rep = 0; rep < reps; rep++)); do
+    # The counters are read first and last, nothing else between them and the client's answer.
+    cgroup_cpu_us client cb
+    cgroup_cpu_us server sb
+    if [[ -n "$NETNS_NAME" ]]; then netns_wire wb; else wb=""; fi
+    client_call "$COMMAND_TIMEOUT" "$measure" || rc=$?
+    cgroup_cpu_us client ca
+    cgroup_cpu_us server sa
+    if [[ -n "$NETNS_NAME" ]]; then netns_wire wa; else wa=""; fi
+    ((rc == 0)) || return "$rc"
+    answered=$(jq -r '.calls // 0' <<<"$CLIENT_ANSWER")
+    rows+=("[$answered, $cb, $sb, $ca, $sa, [${wb// /,}], [${wa// /,}]]")
+  done
+  if [[ -n "$NETNS_NAME" ]]; then accepted_after=$(netns_accepted); fi
+  local client_mem server_mem
+  client_mem=$(sample_group "$CLIENT_PID")
+  server_mem=$(sample_group "$SERVER_PID")
+  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"samples\", \"workload\": \"$name\"}" || return
+  printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/$name.samples.json"
+  local IFS=,
+  printf '{"repetitions": [%s], "accepted": [%s, %s], "client_group": [%s], "server_group": [%s]}\n' \
+    "${rows[*]}" "${accepted_before:-null}" "${accepted_after:-null}" "${client_mem// /,}" "${server_mem// /,}" >"$facts_file"
+}
+
+run_workloads() {
+  local cell_dir="$1" protocol="$2" name size warmup calls reps min_ms max_calls rc=0
+  warm_cell "$protocol" "$cell_dir" || rc=$?
+  record_lost_client "$cell_dir" "$rc" "warm-up: " workloads || return 1
+  while read -r name size warmup calls reps min_ms max_calls; do
+    [[ -n "$name" ]] || continue
+    rc=0
+    time_workload "$cell_dir" "$name" "$calls" "$reps" "$min_ms" "$max_calls" "$warmup" "$cell_dir/$name.facts.json" || rc=$?
+    case "$rc" in
+      0)
+        record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --arg w "$name" --arg size "$size" \
+          --argjson warmup "$warmup" --argjson calls "$calls" --argjson reps "$reps" --argjson min_ms "$min_ms" \
+          --slurpfile measured "$cell_dir/$name.facts.json" \
+          '{kind: "workload", cell_dir: $d, pass: $p, workload: $w, size: $size, warmup: $warmup, calls: $calls,
+            repetitions: $reps, min_ms: $min_ms, measured: $measured[0]}')"
+        ;;
+      1) record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --arg w "$name" --arg r "$CLIENT_ERROR" \
+        '{kind: "status", cell_dir: $d, pass: $p, status: "fail", reason: $r, from: $w, only: true}')" ;;
+      *) record_lost_client "$cell_dir" "$rc" "" "$name" || return 1 ;;
+    esac
+  done < <(plan_rows "$protocol")
+  count_wire "$cell_dir" "$protocol"
+}
+
+# Bytes and packets per call, counted apart from the timing: offloads off (so a packet is wire-sized),
+# the profile's count_calls checked calls of each workload between two readings of the veth counters,
+# offloads back to their defaults. One line per workload in wire.jsonl.
+count_wire() {
+  local cell_dir="$1" protocol="$2" name size warmup calls rest before after count
+  [[ -n "$NETNS_NAME" && "$COUNT_CALLS" -gt 0 ]] || return 0
+  if ! netns_offloads off; then
+    warn "could not switch offloads off; bytes and packets not counted for this cell"
+    return 0
+  fi
+  while read -r name size warmup calls rest; do
+    [[ -n "$name" ]] || continue
+    count=$((calls < COUNT_CALLS ? calls : COUNT_CALLS))
+    ((count > 0)) || count=1
+    netns_wire before
+    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $count}" || continue
+    netns_wire after
+    printf '{"workload": "%s", "calls": %s, "before": [%s], "after": [%s]}\n' "$name" "$count" \
+      "${before// /,}" "${after// /,}" >>"$cell_dir/wire.jsonl"
+  done < <(plan_rows "$protocol")
+  netns_offloads default || warn "could not restore the offloads' defaults"
+}
+
 start_server() {
   local cell="$1" cell_dir="$2" host="$3"
-  local -a argv launch=()
+  local -a argv launch=() pin=()
   mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT")
+  mapfile -t pin < <(pin_prefix server)
   if [[ -n "$NETNS_NAME" ]]; then launch=(ip netns exec "$NETNS_NAME"); fi
-  start_group /dev/null "$cell_dir/server.out" "$cell_dir/server.log" "${launch[@]}" "${argv[@]}"
+  start_group /dev/null "$cell_dir/server.out" "$cell_dir/server.log" "${launch[@]}" "${pin[@]}" "${argv[@]}"
   SERVER_PID="$STARTED_PID"
   cgroup_join server "$SERVER_PID"
   wait_ready "$cell_dir/server.out" "$SERVER_PID" "$READY_TIMEOUT"
 }
 
+# Starts the cell's client in its cgroup, pinned; argv from the cell.
+start_client() {
+  local cell="$1" cell_dir="$2" host="$3" port="$4"
+  local -a argv pin=()
+  mapfile -t argv < <(cell_argv "$cell" client "$host" "$port")
+  mapfile -t pin < <(pin_prefix client)
+  client_start "$cell_dir" "${pin[@]}" "${argv[@]}"
+  cgroup_join client "$CLIENT_PID"
+}
+
 # Runs the vectors and, only when they all passed or are unsupported, the timed workloads.
 drive_client() {
   local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0
-  local -a argv
-  mapfile -t argv < <(cell_argv "$cell" client "$host" "$READY_PORT")
-  client_start "$cell_dir" "${argv[@]}"
-  cgroup_join client "$CLIENT_PID"
+  start_client "$cell" "$cell_dir" "$host" "$READY_PORT"
   client_call "$COMMAND_TIMEOUT" '{"cmd": "connect"}' || rc=$?
   if ((rc != 0)); then
     record_rest "$cell_dir" "$([[ $rc == 3 ]] && echo timeout || echo error)" "connect: $CLIENT_ERROR$(server_gone_note)"
@@ -123,34 +177,53 @@ drive_client() {
     return
   fi
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/vectors.json"
-  record "$(jq -nc --arg d "$cell_dir" '{kind: "vectors", cell_dir: $d}')"
-  if jq -e '[.results[].status] | all(. == "pass" or . == "unsupported")' "$cell_dir/vectors.json" >/dev/null; then
+  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "vectors", cell_dir: $d, pass: $p}')"
+  if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
+    return
+  elif jq -e '[.results[].status] | all(. == "pass" or . == "unsupported")' "$cell_dir/vectors.json" >/dev/null; then
     run_workloads "$cell_dir" "$protocol" || true
   else
-    record "$(jq -nc --arg d "$cell_dir" '{kind: "status", cell_dir: $d, status: "fail", from: "workloads",
-      blocked_by: "vectors", reason: "not timed: the cell'"'"'s vectors did not all pass (correctness before speed)"}')"
+    record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "status", cell_dir: $d, pass: $p, status: "fail",
+      from: "workloads", blocked_by: "vectors",
+      reason: "not timed: the cell'"'"'s vectors did not all pass (correctness before speed)"}')"
   fi
 }
 
-# run_cell CELL_JSON: everything for one cell; always leaves records and no process behind.
+# The fixed CPU probe of the floor program, in ns, or null without it.
+calibration_ns() {
+  if [[ -x "$FLOOR_BIN" ]]; then
+    "$FLOOR_BIN" spin --iterations 20000000 | jq '.ns' 2>/dev/null || echo null
+  else
+    echo null
+  fi
+}
+
+# run_cell CELL_JSON: everything for one cell in pass PASS; always leaves records and no process behind.
 run_cell() {
-  local cell="$1" name slug protocol server client unsupported cell_dir host
-  IFS=$'\t' read -r name slug protocol server client unsupported < <(jq -r \
-    '[.name, .slug, .protocol, .server, .client, (.unsupported // "")] | @tsv' <<<"$cell")
-  cell_dir="$OUT/cells/$slug"
-  mkdir -p "$cell_dir"
-  jq '.' <<<"$cell" >"$cell_dir/cell.json"
-  if [[ -n "$unsupported" ]]; then
+  local cell="$1" name slug protocol server_language client_language unsupported error cell_dir host
+  # The unit separator, not a tab: read collapses runs of whitespace separators, and fields may be empty.
+  IFS=$'\x1f' read -r name slug protocol server_language client_language unsupported error < <(jq -r \
+    '[.name, .slug, .protocol, .server_language, .client_language, (.unsupported // ""), (.error // "")] | join("\u001f")' <<<"$cell")
+  mkdir -p "$OUT/cells/$slug/pass$PASS"
+  cell_dir="$OUT/cells/$slug/pass$PASS"
+  [[ -f "$OUT/cells/$slug/cell.json" ]] || jq '.' <<<"$cell" >"$OUT/cells/$slug/cell.json"
+  if [[ -n "$error" ]]; then
+    record_rest "$cell_dir" error "$error"
+    return
+  elif [[ -n "$unsupported" ]]; then
     record_rest "$cell_dir" unsupported "$unsupported"
     return
   fi
   local lang
-  for lang in "$server" "$client"; do
+  for lang in "$server_language" "$client_language"; do
     if [[ -f "$OUT/build/$lang.failed" ]]; then
       record_rest "$cell_dir" error "build of $lang failed: $(tail -n 3 "$OUT/build/$lang.log" | tr '\n' ' ')"
       return
     fi
   done
+  local steal_before calibration
+  steal_before=$(steal_ticks)
+  calibration=$(calibration_ns)
   host="${NETNS_SERVER_IP:-127.0.0.1}"
   if ! start_server "$cell" "$cell_dir" "$host"; then
     record_rest "$cell_dir" error "$READY_ERROR: $(tail -n 3 "$cell_dir/server.log" | tr '\n' ' ')"
@@ -160,7 +233,9 @@ run_cell() {
   fi
   stop_group "$SERVER_PID" 5
   SERVER_PID=""
-  if ((STOP_STATUS != 0 && STOP_STATUS != 143)); then
-    printf 'server exit status %s after SIGTERM\n' "$STOP_STATUS" >>"$cell_dir/server.log"
-  fi
+  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --argjson exit "$STOP_STATUS" \
+    --argjson steal "$(($(steal_ticks) - steal_before))" --argjson calibration "$calibration" \
+    '{kind: "cell_end", cell_dir: $d, pass: $p, server_exit_status: $exit, steal_ticks: $steal,
+      calibration_ns: $calibration}')"
+  gzip -qf "$cell_dir"/*.samples.json 2>/dev/null || true
 }

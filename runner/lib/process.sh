@@ -55,10 +55,9 @@ stop_group() {
       STOP_STATUS=137
     fi
   fi
-  if ! wait "$pgid" 2>/dev/null; then
-    local rc=$?
-    ((STOP_STATUS != 0)) || STOP_STATUS=$rc
-  fi
+  local rc=0
+  wait "$pgid" 2>/dev/null || rc=$?
+  ((STOP_STATUS != 0)) || STOP_STATUS=$rc
   forget_group "$pgid"
 }
 
@@ -80,10 +79,9 @@ stop_all_groups() {
   for g in "${LIVE_GROUPS[@]+"${LIVE_GROUPS[@]}"}"; do stop_group "$g" 2; done
 }
 
-# CPU time (user + system, clock ticks) and memory (VmRSS, VmHWM in KiB) summed over every process of a
-# group, read from /proc. Prints: ticks rss_kb hwm_kb
-sample_group() {
-  local pgid="$1" stat pid rest ticks=0 rss=0 hwm=0 key value
+# The pids of a process group, one per line, from /proc.
+group_pids() {
+  local pgid="$1" stat pid rest
   local -a f
   for stat in /proc/[0-9]*/stat; do
     pid="${stat#/proc/}"
@@ -91,16 +89,47 @@ sample_group() {
     { read -r rest <"$stat"; } 2>/dev/null || continue
     rest="${rest##*) }"
     read -r -a f <<<"$rest"
-    [[ "${f[2]}" == "$pgid" ]] || continue
+    [[ "${f[2]}" == "$pgid" ]] && printf '%s\n' "$pid"
+  done
+  return 0
+}
+
+# Resets the peak resident memory (VmHWM) of every process of a group, so the next peak is the next
+# workload's own (writing 5 to clear_refs; Linux 4.0 and later).
+reset_peaks() {
+  local pid
+  for pid in $(group_pids "$1"); do
+    { printf '5\n' >"/proc/$pid/clear_refs"; } 2>/dev/null || true
+  done
+}
+
+# CPU time (user + system, clock ticks), memory (VmRSS, VmHWM in KiB) and threads summed over every
+# process of a group, read from /proc. Prints: ticks rss_kb hwm_kb threads
+sample_group() {
+  local pgid="$1" pid rest ticks=0 rss=0 hwm=0 threads=0 key value
+  local -a f
+  for pid in $(group_pids "$pgid"); do
+    { read -r rest <"/proc/$pid/stat"; } 2>/dev/null || continue
+    rest="${rest##*) }"
+    read -r -a f <<<"$rest"
     ticks=$((ticks + f[11] + f[12]))
     while read -r key value _; do
       case "$key" in
         VmRSS:) rss=$((rss + value)) ;;
         VmHWM:) hwm=$((hwm + value)) ;;
+        Threads:) threads=$((threads + value)) ;;
       esac
     done < <(cat "/proc/$pid/status" 2>/dev/null)
   done
-  printf '%s %s %s\n' "$ticks" "$rss" "$hwm"
+  printf '%s %s %s %s\n' "$ticks" "$rss" "$hwm" "$threads"
+}
+
+# Steal time of the whole machine so far, in clock ticks (the eighth CPU column of /proc/stat): time a
+# hypervisor gave this machine's virtual CPUs to someone else.
+steal_ticks() {
+  local steal
+  read -r _ _ _ _ _ _ _ _ steal _ </proc/stat
+  printf '%s\n' "${steal:-0}"
 }
 
 # Waits for the server's ready line ({"ready": true, "port": N}) on its stdout file; sets READY_PORT,

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# One run from options to report: parse, expand and filter the cells, build, set up the namespace,
-# run each cell with progress on the terminal, and render results even when interrupted.
+# One run from options to report: parse and check the options, expand and filter the cells, build, set
+# up the namespace and the pinned cgroups, measure the machine's floor and each language's handler, run
+# the cells (in a new seeded random order each pass) with progress, and render results even when
+# interrupted.
 
 parse_options() {
   PROFILE="default" PROTOCOLS="" SERVERS="" CLIENTS="" CELLS="" OUT="" USE_NETNS=1 FIXED_PORT=0
   READY_TIMEOUT=60 COMMAND_TIMEOUT="" KNOWN_FAILURES="$ROOT/runner/known-failures.json" SKIP_BUILD=0
-  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" POSITIONAL=()
+  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" POSITIONAL=() PASSES="" SEED="" USE_PIN=1
   while (($# > 0)); do
     case "$1" in
       --profile) PROFILE="${2:?--profile needs a name}" && shift ;;
@@ -14,7 +16,10 @@ parse_options() {
       --client) CLIENTS="${2:?--client needs a list}" && shift ;;
       --cell) CELLS="${CELLS:+$CELLS,}${2:?--cell needs a name}" && shift ;;
       --out) OUT="${2:?--out needs a folder}" && shift ;;
+      --passes) PASSES="${2:?--passes needs a number}" && shift ;;
+      --seed) SEED="${2:?--seed needs a number}" && shift ;;
       --no-netns) USE_NETNS=0 ;;
+      --no-pin) USE_PIN=0 ;;
       --port) FIXED_PORT="${2:?--port needs a number}" && shift ;;
       --ready-timeout) READY_TIMEOUT="${2:?--ready-timeout needs seconds}" && shift ;;
       --command-timeout) COMMAND_TIMEOUT="${2:?--command-timeout needs seconds}" && shift ;;
@@ -30,39 +35,55 @@ parse_options() {
   [[ "$FIXED_PORT" =~ ^[0-9]+$ ]] || die "--port takes a number, not '$FIXED_PORT'"
   [[ "$READY_TIMEOUT" =~ ^[0-9]+$ ]] || die "--ready-timeout takes whole seconds"
   [[ "$COMMAND_TIMEOUT" =~ ^[0-9]*$ ]] || die "--command-timeout takes whole seconds"
-  IDL_DIR=$(cd "$IDL_DIR" && pwd) || die "no contract folder $IDL_DIR"
+  [[ "$PASSES" =~ ^([1-9][0-9]*)?$ ]] || die "--passes takes a whole number of 1 or more"
+  [[ "$SEED" =~ ^[0-9]*$ ]] || die "--seed takes a whole number"
+  [[ -d "$IDL_DIR" ]] || die "no contract folder $IDL_DIR"
+  IDL_DIR=$(cd "$IDL_DIR" && pwd)
+  [[ -f "$IDL_DIR/protocols.json" ]] || die "no protocol registry $IDL_DIR/protocols.json"
+  [[ -f "$KNOWN_FAILURES" ]] || die "no known-failures file $KNOWN_FAILURES"
   SECRETS_DIR="$ROOT/secrets"
   PYTHON="$ROOT/.venv/bin/python"
+  FLOOR_BIN="$ROOT/runner/floor/bin/floor"
   export PYTHONPATH="$ROOT/runner${PYTHONPATH:+:$PYTHONPATH}"
 }
 
-# The selected cells, one JSON line each, in CELL_LINES; unknown names are reported, not fatal.
+# The profile must exist before anything is built or set up.
+check_profile() {
+  local known
+  known=$(jq -r '.profiles | keys_unsorted | join(", ")' "$IDL_DIR/workloads.json") ||
+    die "$IDL_DIR/workloads.json is not valid JSON"
+  jq -e --arg p "$PROFILE" '.profiles | has($p)' "$IDL_DIR/workloads.json" >/dev/null ||
+    die "unknown profile '$PROFILE'; known: $known"
+}
+
+# The selected cells, one JSON line each, in CELL_LINES (ALL_CELL_LINES before filtering); unknown names
+# are reported, not fatal.
 select_cells() {
-  local manifests baseline all known
+  local manifests baseline known
   manifests=$(load_manifests "$MANIFEST_DIR")
   baseline=$(jq -r '.baseline // ""' "$IDL_DIR/workloads.json")
-  all=$(expand_cells "$manifests" "$baseline")
-  known=$(jq -r '.protocol' <<<"$all" | sort -u)
+  ALL_CELL_LINES=$(expand_cells "$manifests" "$baseline" "$(cat "$IDL_DIR/protocols.json")")
+  known=$(jq -r '.protocol' <<<"$ALL_CELL_LINES" | sort -u)
   check_names protocol "$PROTOCOLS" "$known" || true
-  known=$(jq -r '.server' <<<"$all" | sort -u)
-  check_names language "$SERVERS" "$known" || true
-  check_names language "$CLIENTS" "$known" || true
-  known=$(jq -r '.name' <<<"$all")
+  known=$(jq -r '.server, .client, .server_language' <<<"$ALL_CELL_LINES" | sort -u)
+  check_names implementation "$SERVERS" "$known" || true
+  check_names implementation "$CLIENTS" "$known" || true
+  known=$(jq -r '.name' <<<"$ALL_CELL_LINES")
   check_names cell "$CELLS" "$known" || true
-  CELL_LINES=$(filter_cells "$PROTOCOLS" "$SERVERS" "$CLIENTS" "$CELLS" <<<"$all")
+  CELL_LINES=$(filter_cells "$PROTOCOLS" "$SERVERS" "$CLIENTS" "$CELLS" <<<"$ALL_CELL_LINES")
   [[ -n "$CELL_LINES" ]] || die "no cell matches the selection"
   MANIFESTS_JSON="$manifests"
 }
 
 list_cells() {
-  jq -r '"\(.name)\t\(if .unsupported then "unsupported: \(.unsupported)" else "runs" end)"' <<<"$CELL_LINES"
+  jq -r '"\(.name)\t\(if .error then "error: \(.error)" elif .unsupported then "unsupported: \(.unsupported)" else "runs" end)"' <<<"$CELL_LINES"
 }
 
 print_commands() {
   local name="$1" cell host="127.0.0.1"
   cell=$(jq -c --arg n "$name" 'select(.name == $n)' <<<"$CELL_LINES" | head -n 1)
   [[ -n "$cell" ]] || die "no cell named '$name' (runner/rpcmatrix cells lists them)"
-  [[ "$(jq -r '.unsupported // ""' <<<"$cell")" == "" ]] || die "$name is unsupported: $(jq -r .unsupported <<<"$cell")"
+  [[ "$(jq -r '.error // .unsupported // ""' <<<"$cell")" == "" ]] || die "$name cannot run: $(jq -r '.error // .unsupported' <<<"$cell")"
   printf '# %s — run from %s\n# 1. the server (port 0: the OS picks one; it prints {"ready": true, "port": N}):\n' "$name" "$ROOT"
   cell_argv "$cell" server "$host" "$FIXED_PORT" | jq -Rrs 'split("\n")[:-1] | map(@sh) | join(" ")'
   printf '# 2. the client, with N from the ready line; it reads commands on stdin (runner/PROTOCOL.md):\n'
@@ -75,7 +96,7 @@ build_languages() {
   local lang argv_json
   local -a argv
   mkdir -p "$OUT/build"
-  for lang in $(jq -r '.server, .client' <<<"$(jq -c 'select(.unsupported == null)' <<<"$CELL_LINES")" | sort -u); do
+  for lang in $(jq -r 'select(.unsupported == null and .error == null) | .server_language, .client_language' <<<"$CELL_LINES" | sort -u); do
     argv_json=$(jq -c --arg l "$lang" '.[] | select(.language == $l) | .build // empty' <<<"$MANIFESTS_JSON")
     [[ -n "$argv_json" && "$SKIP_BUILD" == 0 ]] || continue
     mapfile -t argv < <(jq -r '.[]' <<<"$argv_json")
@@ -117,27 +138,114 @@ setup_network() {
   fi
   reason=$(netns_unavailable_reason)
   if [[ -z "$reason" ]] && netns_create "$(printf '%05d' $(($$ % 100000)))"; then
-    WIRE_NOTE="$NETNS_NOTE; counted on the client's veth: Ethernet frames (14-byte header + IP + TCP + payload), offloads ${NETNS_OFFLOADS:-off}"
+    WIRE_NOTE="$NETNS_NOTE; counted on the client's veth in a separate pass of count_calls calls per workload: Ethernet frames (14-byte header + IP + TCP + payload); offloads $NETNS_OFFLOADS"
   else
     WIRE_NOTE="not measured: ${reason:-$NETNS_NOTE} (client and server on 127.0.0.1)"
     warn "$WIRE_NOTE"
   fi
 }
 
+setup_cgroups() {
+  local tag
+  tag=$(printf '%05d' $(($$ % 100000)))
+  CPU_NOTE="utime + stime from /proc/<pid>/stat (10 ms ticks), summed over each process group"
+  if cgroup_create "$tag"; then
+    CPU_NOTE="usage of a cgroup ($CGROUP_KIND) per side, holding the process group: every thread and child, exited ones included, to the microsecond; read just before and after each repetition"
+  fi
+  if ((USE_PIN == 1)); then
+    cpuset_create "$tag" || warn "$PIN_NOTE"
+  else
+    PIN_NOTE="not pinned: --no-pin"
+  fi
+}
+
+# The machine's floor for this pass: the C ping-pong of runner/floor over the same path and CPUs, with
+# the small workloads' counts. Its answer becomes the records of the pseudo-cell floor/c→c.
+measure_floor() {
+  local dir="$OUT/floor/pass$PASS" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0
+  local -a launch=() pin=() counts
+  mkdir -p "$dir"
+  if [[ ! -x "$FLOOR_BIN" ]]; then
+    record "$(jq -nc --arg d "$dir" --argjson p "$PASS" '{kind: "floor", dir: $d, pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
+    return
+  fi
+  if [[ -n "$NETNS_NAME" ]]; then launch=(ip netns exec "$NETNS_NAME"); fi
+  mapfile -t pin < <(pin_prefix server)
+  start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${pin[@]}" "$FLOOR_BIN" server --host "$host" --port 0
+  SERVER_PID="$STARTED_PID"
+  cgroup_join server "$SERVER_PID"
+  if wait_ready "$dir/server.out" "$SERVER_PID" 10; then
+    read -r -a counts < <(jq -r '.small | "\(.warmup * 10) \(.calls) \(.min_ms) \(.max_calls // .calls) \(.repetitions)"' "$OUT/plan/profile.json")
+    mapfile -t pin < <(pin_prefix client)
+    timeout "$COMMAND_TIMEOUT" "${pin[@]}" "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${counts[0]}" \
+      --calls "${counts[1]}" --min-ms "${counts[2]}" --max-calls "${counts[3]}" --repetitions "${counts[4]}" \
+      >"$dir/ping.samples.json" 2>"$dir/client.log" || rc=$?
+  else
+    rc=1
+    printf '%s\n' "$READY_ERROR" >"$dir/client.log"
+  fi
+  stop_group "$SERVER_PID" 2
+  SERVER_PID=""
+  record "$(jq -nc --arg d "$dir" --argjson p "$PASS" --argjson rc "$rc" --arg log "$(tail -n 2 "$dir/client.log")" \
+    '{kind: "floor", dir: $d, pass: $p} + (if $rc == 0 then {} else {error: "the floor ping-pong failed (status \($rc)): \($log)"} end)')"
+}
+
+# Each language that serves a selected cell: the in-process time of its reference behaviour, for every
+# workload its cells time, through one of its clients started without a server (runner/PROTOCOL.md).
+measure_handlers() {
+  local lang cell dir rc name size warmup calls reps min_ms max_calls
+  for lang in $(jq -r 'select(.unsupported == null and .error == null) | .server_language' <<<"$CELL_LINES" | sort -u); do
+    [[ ! -f "$OUT/build/$lang.failed" ]] || continue
+    cell=$(jq -c --arg l "$lang" --arg b "$BASELINE" 'select(.client_language == $l and .unsupported == null and .error == null)
+      | {c: ., rank: (if .protocol == $b then 0 else 1 end)}' <<<"$ALL_CELL_LINES" | jq -sc 'sort_by(.rank) | first | .c // empty')
+    [[ -n "$cell" ]] || continue
+    dir="$OUT/handlers/$lang"
+    mkdir -p "$dir"
+    start_client "$cell" "$dir" 127.0.0.1 9
+    while read -r name size warmup calls reps min_ms max_calls; do
+      [[ -n "$name" ]] || continue
+      rc=0
+      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"handler\", \"workload\": \"$name\", \"calls\": $calls, \"min_ms\": $min_ms, \"max_calls\": $max_calls, \"repetitions\": $reps}" || rc=$?
+      if ((rc == 0)); then
+        printf '%s\n' "$CLIENT_ANSWER" | gzip -c >"$dir/$name.samples.json.gz"
+      fi
+      record "$(jq -nc --arg d "$dir" --arg l "$lang" --arg w "$name" --arg size "$size" --arg e "$CLIENT_ERROR" --argjson rc "$rc" \
+        '{kind: "handler", dir: $d, language: $l, workload: $w, size: $size} + (if $rc == 0 then {} else {error: $e} end)')"
+      ((rc < 2)) || break
+    done < <(jq -r --arg l "$lang" 'select(.server_language == $l and .unsupported == null and .error == null) | .protocol' <<<"$CELL_LINES" |
+      sort -u | while read -r protocol; do cat "$OUT/plan/$protocol.tsv"; done | sort -u -k1,1)
+    client_stop
+  done
+}
+
+# The cells of one pass, one JSON line each, in a random order drawn from the run's seed and the pass.
+shuffled_cells() {
+  "$PYTHON" -m analysis shuffle --seed "$SEED" --pass "$PASS" <<<"$CELL_LINES"
+}
+
+# Progress: the cell's outcome and the time left, estimated from the work the remaining cells have
+# (their planned repetitions and warm-up bounds), scaled by how long the work done so far really took.
 run_matrix() {
-  local total index=0 started elapsed left cell name
-  total=$(wc -l <<<"$CELL_LINES")
-  started=$SECONDS
-  while IFS= read -r cell; do
-    index=$((index + 1))
-    name=$(jq -r .name <<<"$cell")
-    printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
-    run_cell "$cell" </dev/null
-    elapsed=$((SECONDS - started))
-    left=$((elapsed * (total - index) / index))
-    printf '%s (about %s left)\n' "$("$PYTHON" -m analysis cell-summary --run "$OUT" --cell "$name" 2>/dev/null || echo '?')" \
-      "$(human_seconds "$left")" >&2
-  done <<<"$CELL_LINES"
+  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name planned=0 done_work=0 work left
+  planned=$("$PYTHON" -m analysis estimate --run "$OUT" <<<"$CELL_LINES")
+  for ((PASS = 1; PASS <= PASSES; PASS++)); do
+    if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]]; then
+      info "pass $PASS of $PASSES: the machine's floor (C ping-pong)"
+      measure_floor
+    fi
+    while IFS= read -r cell; do
+      index=$((index + 1))
+      name=$(jq -r .name <<<"$cell")
+      printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
+      run_cell "$cell" </dev/null
+      work=$("$PYTHON" -m analysis estimate --run "$OUT" <<<"$cell")
+      done_work=$((done_work + work))
+      left=0
+      if ((done_work > 0)); then left=$(((SECONDS - started) * (planned * PASSES - done_work) / done_work)); fi
+      printf '%s (about %s left)\n' "$("$PYTHON" -m analysis cell-summary --run "$OUT" --cell "$name" --pass "$PASS" 2>/dev/null || echo '?')" \
+        "$(human_seconds "$left")" >&2
+    done < <(shuffled_cells)
+  done
 }
 
 run_command() {
@@ -156,6 +264,7 @@ run_command() {
       return
       ;;
   esac
+  check_profile
   [[ -x "$PYTHON" ]] || die "no $PYTHON: run runner/setup.sh first"
   local run_id
   run_id="$(date -u +%Y%m%dT%H%M%SZ)-$PROFILE"
@@ -166,17 +275,23 @@ run_command() {
   trap on_interrupt INT TERM
   trap cleanup EXIT
   info "run folder: $OUT"
+  BASELINE=$(jq -r '.baseline // ""' "$IDL_DIR/workloads.json")
+  PASSES="${PASSES:-$(jq -r --arg p "$PROFILE" '.profiles[$p].passes // 1' "$IDL_DIR/workloads.json")}"
+  SEED="${SEED:-$(date -u +%s)}"
   build_languages
   setup_network
-  local cpu_note="utime + stime from /proc/<pid>/stat (10 ms ticks), summed over each process group"
-  if cgroup_create "$(printf '%05d' $(($$ % 100000)))"; then
-    cpu_note="usage of a cgroup ($CGROUP_KIND) per side, holding the process group: every thread and child, exited ones included, to the microsecond"
-  fi
+  setup_cgroups
   "$PYTHON" -m analysis prepare --run "$OUT" --idl "$IDL_DIR" --profile "$PROFILE" --wire-note "$WIRE_NOTE" \
-    --cpu-note "$cpu_note" \
+    --cpu-note "$CPU_NOTE" --pin-note "$PIN_NOTE" --passes "$PASSES" --seed "$SEED" \
     --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") || die "could not prepare the run (see above)"
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
-  CELL_WARMUP_S=$(jq -r '.cell_warmup_s // 0' "$OUT/plan/profile.json")
+  STEADY=$(jq -c '.steady // {"tolerance": 0.1, "max_ms": 0}' "$OUT/plan/profile.json")
+  COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")
+  PASS=1
+  if [[ "$(jq -r '.handler // false' "$OUT/plan/profile.json")" == true ]]; then
+    info "the languages' handlers, in process"
+    measure_handlers
+  fi
   run_matrix
   cleanup
   local status=0

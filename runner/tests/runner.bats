@@ -1,27 +1,37 @@
 #!/usr/bin/env bats
-# The runner against fake implementations (fixtures/fake_impl.py): matrix expansion, gaps as rows,
-# bad input, timeouts, failure classification, interruption and clean-up. No real protocol involved.
+# The runner against fake implementations (fixtures/fake_impl.py) and a fake registry and profiles
+# (fixtures/idl): matrix expansion, gaps as rows, bad input, timeouts, failure classification, the
+# measuring sequence, interruption and clean-up. No real protocol involved.
 
 setup() {
   ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
   RPCM="$ROOT/runner/rpcmatrix"
   FIX="$ROOT/runner/tests/fixtures/matrix"
+  FIDL="$ROOT/runner/tests/fixtures/idl"
   OUT="$BATS_TEST_TMPDIR/run"
-  FAST=(--manifests "$FIX" --profile smoke --ready-timeout 3 --command-timeout 3 --out "$OUT")
+  FAST=(--manifests "$FIX" --idl "$FIDL" --profile smoke --ready-timeout 3 --command-timeout 3 --out "$OUT")
 }
 
 teardown() {
   # Whatever a test did, nothing of ours may be left running.
-  ! pgrep -f "fixtures/fake_impl.py" >/dev/null
+  no_leftovers
 }
 
+# Fails (with what is left) when a fake process, a namespace or a cgroup of the runner is still there.
 no_leftovers() {
-  ! pgrep -f "fixtures/fake_impl.py" >/dev/null
-  ! ip netns list 2>/dev/null | grep -q '^rpcmatrix-'
+  local left
+  left=$(pgrep -af "fixtures/fake_impl.py|runner/floor/bin/floor" || true)
+  left+=$(ip netns list 2>/dev/null | grep '^rpcmatrix-' || true)
+  left+=$(find /sys/fs/cgroup -maxdepth 2 -name 'rpcmatrix-*' 2>/dev/null || true)
+  if [ -n "$left" ]; then
+    printf 'left behind: %s\n' "$left" >&2
+    return 1
+  fi
 }
 
-record_of() { # cell workload field
-  jq -r --arg c "$1" --arg w "$2" "select(.cell == \$c and .workload == \$w) | $3" "$OUT/results.jsonl" | tail -n 1
+record_of() { # cell workload field [pass]
+  jq -r --arg c "$1" --arg w "$2" --argjson p "${4:-1}" \
+    "select(.cell == \$c and .workload == \$w and .pass == \$p) | $3" "$OUT/results.jsonl" | tail -n 1
 }
 
 # record_holds CELL WORKLOAD JQ-CONDITION: the cell's last record for that workload satisfies it.
@@ -30,70 +40,160 @@ record_holds() {
     jq -e "$3" >/dev/null
 }
 
-@test "cells: every client × server of every protocol, gaps as unsupported rows with a reason" {
-  run "$RPCM" cells --manifests "$FIX"
-  [ "$status" -eq 0 ]
-  [ "$(grep -c . <<<"$output")" -eq 32 ] # 8 protocols × 2 clients × 2 servers
-  grep -qx $'gap/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
-  grep -qx $'nope/alpha→beta\tunsupported: alpha cannot speak nope: no library' <<<"$output"
-  grep -qx $'echo/beta→alpha\truns' <<<"$output"
+# Waits up to 10 s for a file to have content; fails loudly otherwise.
+await_file() {
+  local tries=0
+  until [ -s "$1" ]; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 100 ]; then
+      echo "no $1 after 10 s" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
 }
 
-@test "cells: selection by protocol, server and client; a dry run writes nothing" {
-  run "$RPCM" cells --manifests "$FIX" --protocol echo --server beta --client alpha --out "$OUT"
+@test "cells: every client implementation × every server implementation, gaps as unsupported rows with a reason" {
+  run "$RPCM" cells --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]
-  [ "$output" = $'echo/alpha→beta\truns' ]
+  # 16 protocols: echo has 3 clients (alpha, alpha-fast, beta) × 2 servers, the other 15 2 × 2
+  [ "$(grep -c . <<<"$output")" -eq 66 ]
+  grep -qx $'gap/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
+  grep -qx $'nope/alpha→beta\tunsupported: alpha cannot speak nope: no library' <<<"$output"
+  grep -qx $'echo/alpha-fast→beta\truns' <<<"$output"
+  ! grep -q '→alpha-fast' <<<"$output" # a client-only implementation is a row, not a column
+  grep -qx $'oneway/alpha→beta\tunsupported: beta serves no oneway' <<<"$output"
+  grep -qx $'oneway/beta→alpha\truns' <<<"$output"
+  grep -qx $'unregistered/alpha→alpha\terror: protocol \'unregistered\' is not in idl/protocols.json' <<<"$output"
+}
+
+@test "cells: selection by protocol, implementation, language and cell; a dry run writes nothing" {
+  run "$RPCM" cells --manifests "$FIX" --idl "$FIDL" --protocol echo --server beta --client alpha --out "$OUT"
+  [ "$status" -eq 0 ]
+  [ "$output" = $'echo/alpha→beta\truns\necho/alpha-fast→beta\truns' ]
+  run "$RPCM" cells --manifests "$FIX" --idl "$FIDL" --protocol echo --client alpha-fast
+  [ "$output" = $'echo/alpha-fast→alpha\truns\necho/alpha-fast→beta\truns' ]
+  run "$RPCM" cells --manifests "$FIX" --idl "$FIDL" --cell 'echo/beta→alpha' --cell 'gap/alpha→alpha'
+  [ "$output" = $'echo/beta→alpha\truns\ngap/alpha→alpha\truns' ]
   [ ! -e "$OUT" ]
 }
 
-@test "unknown names: a clear message naming the known ones, and nothing runs" {
-  run "$RPCM" run --manifests "$FIX" --protocol nosuch --out "$OUT"
+@test "unknown names and options: a clear message naming the known ones, and nothing runs or builds" {
+  run "$RPCM" run --manifests "$FIX" --idl "$FIDL" --protocol nosuch --out "$OUT"
   [ "$status" -eq 2 ]
-  [[ "$output" == *"unknown protocol 'nosuch'; known: crash echo gap hang neverready nope stall wrong"* ]]
+  [[ "$output" == *"unknown protocol 'nosuch'; known: "*"echo"*"unregistered"* ]]
   [[ "$output" == *"no cell matches the selection"* ]]
+  run "$RPCM" run --manifests "$FIX" --idl "$FIDL" --profile nosuch --out "$OUT"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"unknown profile 'nosuch'; known: smoke, timed, certify"* ]]
+  [[ "$output" != *"building"* ]]
+  [ ! -e "$OUT" ]
   run "$RPCM" frobnicate
   [ "$status" -eq 2 ]
   [[ "$output" == *"unknown command 'frobnicate'"* ]]
   run "$RPCM" run --manifests "$FIX" --bogus
   [ "$status" -eq 2 ]
   [[ "$output" == *"unknown option '--bogus'"* ]]
+  run "$RPCM" run --manifests "$FIX" --passes 0
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--passes takes a whole number of 1 or more"* ]]
 }
 
-@test "commands: the exact argv of a cell, placeholders filled" {
-  run "$RPCM" commands 'echo/alpha→beta' --manifests "$FIX"
+@test "commands: the exact argv of a cell, placeholders filled (protocol included)" {
+  run "$RPCM" commands 'echo/alpha→beta' --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"'python3' '$ROOT/runner/tests/fixtures/fake_impl.py' 'server' '--host' '127.0.0.1' '--port' '0'"* ]]
-  [[ "$output" == *"'client' '--host' '127.0.0.1' '--port' 'N' '--idl' '$ROOT/idl'"* ]]
+  [[ "$output" == *"'python3' '$ROOT/runner/tests/fixtures/fake_impl.py' 'server' '--protocol' 'echo' '--host' '127.0.0.1' '--port' '0'"* ]]
+  [[ "$output" == *"'client' '--protocol' 'echo' '--host' '127.0.0.1' '--port' 'N' '--idl' '$FIDL'"* ]]
 }
 
-@test "a passing matrix: records with the documented fields, CSV, JUnit, report, exit 0" {
+@test "a passing matrix: records with the documented fields, CSV columns, JUnit, report, exit 0" {
   run "$RPCM" run "${FAST[@]}" --protocol echo,gap
   [ "$status" -eq 0 ]
-  [ "$(jq -s 'length' "$OUT/results.jsonl")" -eq 48 ] # 8 cells × (vectors + 5 workloads)
+  # 10 cells × (vectors + 4 workloads); gap lacks the stream workload: 4 cells × (vectors + 3)
+  [ "$(jq -s '[.[] | select(.protocol == "echo" or .protocol == "gap")] | unique_by([.cell, .workload, .pass]) | length' "$OUT/results.jsonl")" -eq 46 ]
   [ "$(record_of 'echo/alpha→beta' vectors .status)" = pass ]
   [ "$(record_of 'gap/beta→alpha' ping .status)" = unsupported ]
   [ "$(record_of 'gap/beta→alpha' ping .reason)" = "not implemented in beta" ]
-  for field in protocol server client workload status reason calls rtt_us instantiation_us cpu_us_per_call rss_kb wire_per_call env; do
-    jq -e --arg f "$field" 'has($f)' <(head -n 1 "$OUT/results.jsonl") >/dev/null
+  [ "$(record_of 'gap/alpha→alpha' stream .status)" = "" ] # not planned: gap lacks server streaming
+  jq -e '.stream == "gap answers once per call"' "$OUT/plan/gap.unsupported.json" >/dev/null
+  for field in run_id pass protocol server client server_language client_language workload status reason calls rtt_us \
+    instantiation_us cpu_us_per_call rss_kb threads wire_per_call env; do
+    jq -e --arg f "$field" 'select(.workload == "ping" and .status == "pass") | has($f)' "$OUT/results.jsonl" | grep -qv false
   done
   record_holds 'echo/alpha→beta' ping '.rtt_us.p50 > 0 and .rtt_us.p99 >= .rtt_us.p50 and .calls == 6
-    and .cpu_us_per_call.server >= 0 and .rss_kb.server_peak > 0 and .env.server.versions.fake == "2.0"' 
+    and .rss_kb.server_peak > 0 and .threads.server >= 1 and .env.server.versions.fake == "2.0"
+    and .env.server.thread_model == "a thread per connection" and .facts.server.fake == "echo"'
+  if jq -e '.run.cpu_source | startswith("usage of a cgroup")' "$OUT/env.json" >/dev/null; then
+    # the echo server does work for every call: its CPU is measured, per repetition
+    record_holds 'echo/alpha→beta' ping '.cpu_us_per_call.server > 0 and .cpu_us_per_call.client > 0
+      and (.cpu_us_per_call.per_repetition | length) == 2'
+  fi
+  record_holds 'echo/alpha-fast→beta' ping '.client == "alpha-fast" and .client_language == "alpha"'
   local n
   n=$(jq '.vectors | length' "$ROOT/idl/vectors.json") # the fake client passes every vector it is given
   grep -qF "| **alpha** | ✅ $n/$n pass | ✅ $n/$n pass |" "$OUT/REPORT.md"
   grep -q 'testcase classname="echo/alpha→beta" name="vector int64_max"' "$OUT/junit.xml"
-  head -n 1 "$OUT/results.csv" | grep -q '^protocol,server,client,cell,workload,status,reason,calls'
-  no_leftovers
+  local header
+  header=$(head -n 1 "$OUT/results.csv")
+  for column in run_id pass protocol server client cell workload status calls rtt_us.p50 rtt_us.stdev \
+    cpu_us_per_call.client rss_kb.client_after rss_kb.server_after wire_per_call.connections threads.server; do
+    grep -q "\(^\|,\)$column\(,\|$\)" <<<"$header" || { echo "no CSV column $column" >&2; return 1; }
+  done
+  [ -s "$OUT/samples.jsonl.gz" ]
 }
 
-@test "bytes on the wire are counted on a veth pair when namespaces can be made" {
+@test "the measuring sequence: the whole cell warmed until steady, then prepare, warm-up and repetitions per workload" {
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→alpha'
+  [ "$status" -eq 0 ]
+  local log="$OUT/cells/echo__alpha-to-alpha/pass1/client.log" first_measure last_steady
+  first_measure=$(grep -n '"cmd": "measure"' "$log" | head -n 1 | cut -d: -f1)
+  last_steady=$(grep -n 'until_steady' "$log" | tail -n 1 | cut -d: -f1)
+  [ "$(grep -c 'until_steady' "$log")" -eq 4 ] # every workload of the plan
+  [ "$last_steady" -lt "$first_measure" ]
+  # per workload: prepare, then the fixed warm-up, then one measure per repetition, then samples
+  grep -A 5 '"cmd": "prepare", "workload": "echoInt32"' "$log" | sed -n 2,5p | jq -r .cmd | paste -sd' ' |
+    grep -qx 'warmup measure measure samples'
+  record_holds 'echo/alpha→alpha' ping '.warmup_steady.batches >= 1 and (.warmup_steady.steady | type) == "boolean"'
+}
+
+@test "a repetition lasts at least min_ms, however few calls it needs" {
+  run "$RPCM" run "${FAST[@]}" --profile timed --cell 'echo/alpha→alpha'
+  [ "$status" -eq 0 ]
+  # each repetition ran for 40 ms or more: the sum of its call times is at least most of that
+  record_holds 'echo/alpha→alpha' ping '.calls > 6 and (.rtt_us.mean * .calls) >= 2 * 30000'
+}
+
+@test "passes: each cell once per pass, in a seeded order; records keep their pass" {
+  run "$RPCM" run "${FAST[@]}" --protocol echo --server alpha --passes 2 --seed 7
+  [ "$status" -eq 0 ]
+  [ "$(record_of 'echo/beta→alpha' ping .status 1)" = pass ]
+  [ "$(record_of 'echo/beta→alpha' ping .status 2)" = pass ]
+  jq -e '.passes == 2 and .seed == 7' "$OUT/plan/profile.json" >/dev/null
+  local order1 order2
+  order1=$(grep -o '\[[0-9]*/6\] [^ ]*' <<<"$output" | head -n 3 | cut -d' ' -f2 | paste -sd' ')
+  run "$RPCM" run "${FAST[@]}" --protocol echo --server alpha --passes 2 --seed 7 --out "$OUT-again"
+  order2=$(grep -o '\[[0-9]*/6\] [^ ]*' <<<"$output" | head -n 3 | cut -d' ' -f2 | paste -sd' ')
+  [ "$order1" = "$order2" ]
+}
+
+@test "the machine's floor and the languages' handlers are measured in the run" {
+  [ -x "$ROOT/runner/floor/bin/floor" ] || skip "runner/floor/bin/floor not built (runner/setup.sh builds it)"
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta'
+  [ "$status" -eq 0 ]
+  record_holds 'floor/c→c' ping '.status == "pass" and .rtt_us.p50 > 0'
+  record_holds 'handler/beta' ping '.status == "pass" and .rtt_us.p50 >= 0'
+  record_holds 'echo/alpha→beta' ping '.calibration_ns > 0'
+}
+
+@test "bytes on the wire are counted in their own pass on a veth pair when namespaces can be made" {
   [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
   run "$RPCM" run "${FAST[@]}" --protocol echo --client alpha --server beta
   [ "$status" -eq 0 ]
   # the fake protocol sends the workload name and a newline each way: at least that many bytes per call
-  record_holds 'echo/alpha→beta' ping '.wire_per_call.bytes_c2s >= 5 and .wire_per_call.packets_c2s >= 1' 
+  record_holds 'echo/alpha→beta' ping '.wire_per_call.bytes_c2s >= 5 and .wire_per_call.packets_c2s >= 1
+    and .wire_per_call.counted_calls == 3 and .wire_per_call.connections == 0'
+  [ -s "$OUT/cells/echo__alpha-to-beta/pass1/wire.jsonl" ]
   jq -e '.run.wire | startswith("server in network namespace")' "$OUT/env.json" >/dev/null
-  no_leftovers
 }
 
 @test "without namespaces the run works and says bytes were not measured" {
@@ -103,15 +203,46 @@ record_holds() {
   grep -q 'not measured: --no-netns' "$OUT/REPORT.md"
 }
 
-@test "a server that never gets ready, one that crashes, a client that cannot start: marked, and the run goes on" {
-  run "$RPCM" run "${FAST[@]}" --protocol neverready,crash,echo --client alpha --server alpha
+@test "pinning: server and client on CPUs of their own, or said why not; --no-pin turns it off" {
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta' --no-pin
+  [ "$status" -eq 0 ]
+  jq -e '.run.pin == "not pinned: --no-pin"' "$OUT/env.json" >/dev/null
+  [ "$(nproc)" -ge 2 ] || skip "pinning needs two CPUs"
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta' --out "$OUT-pinned"
+  [ "$status" -eq 0 ]
+  jq -e '.run.pin | startswith("server on CPU")' "$OUT-pinned/env.json" >/dev/null
+}
+
+@test "a server that never gets ready, one that crashes, one with a bad ready line, a client that cannot start: marked, and the run goes on" {
+  run "$RPCM" run "${FAST[@]}" --protocol neverready,crash,badready,nostart,echo --client alpha --server alpha
   [ "$status" -eq 1 ]
   [[ "$(record_of 'neverready/alpha→alpha' vectors .reason)" == "server not ready after 3s"* ]]
   [ "$(record_of 'neverready/alpha→alpha' getItems10 .status)" = error ]
   [[ "$(record_of 'crash/alpha→alpha' vectors .reason)" == "server exited before it was ready: fake server: crashing on purpose"* ]]
+  [[ "$(record_of 'badready/alpha→alpha' vectors .reason)" == "server printed 'listening, probably' instead of a ready line"* ]]
+  [ "$(record_of 'nostart/alpha→alpha' vectors .status)" = error ]
+  [[ "$(record_of 'nostart/alpha→alpha' vectors .reason)" == "connect: client exited"* ]]
   [ "$(record_of 'echo/alpha→alpha' vectors .status)" = pass ]
   [[ "$output" == *"UNEXPECTED error: neverready/alpha→alpha vectors"* ]]
-  no_leftovers
+}
+
+@test "a failing build marks that language's cells with the build's last lines; the others run" {
+  run "$RPCM" run --manifests "$ROOT/runner/tests/fixtures/broken-build" --idl "$FIDL" --profile smoke \
+    --command-timeout 3 --out "$OUT" --protocol echo
+  [ "$status" -eq 1 ]
+  [[ "$(record_of 'echo/gamma→alpha' vectors .reason)" == "build of gamma failed: gamma: compiler exploded"* ]]
+  [ "$(record_of 'echo/alpha→gamma' ping .status)" = error ]
+  [ "$(record_of 'echo/alpha→alpha' ping .status)" = pass ]
+}
+
+@test "an unregistered protocol and an unsupported role are rows with their reasons" {
+  run "$RPCM" run "${FAST[@]}" --protocol unregistered,oneway
+  [ "$status" -eq 1 ]
+  [ "$(record_of 'unregistered/alpha→alpha' vectors .status)" = error ]
+  [ "$(record_of 'unregistered/alpha→alpha' vectors .reason)" = "protocol 'unregistered' is not in idl/protocols.json" ]
+  [ "$(record_of 'oneway/alpha→beta' ping .status)" = unsupported ]
+  [ "$(record_of 'oneway/alpha→beta' ping .reason)" = "beta serves no oneway" ]
+  [ "$(record_of 'oneway/beta→alpha' ping .status)" = pass ]
 }
 
 @test "a client that hangs times out; a server that ignores SIGTERM is killed; the run ends by itself" {
@@ -123,7 +254,34 @@ record_holds() {
   [ "$(record_of 'hang/alpha→alpha' ping .status)" = timeout ]
   [ "$(record_of 'hang/alpha→alpha' ping .reason)" = "client did not answer within 3s" ]
   [ "$(record_of 'hang/alpha→alpha' getItems10 .status)" = timeout ]
-  no_leftovers
+  record_holds 'hang/alpha→alpha' vectors '.server_exit_status == 137 and (.server_exit_note | contains("killed"))'
+}
+
+@test "a client that dies mid-cell: the rest of its cell is an error, the next cell runs" {
+  run "$RPCM" run "${FAST[@]}" --protocol dies,echo --server alpha --client alpha
+  [ "$status" -eq 1 ]
+  [ "$(record_of 'dies/alpha→alpha' vectors .status)" = pass ]
+  [ "$(record_of 'dies/alpha→alpha' ping .status)" = error ]
+  [[ "$(record_of 'dies/alpha→alpha' ping .reason)" == "client exited"* ]]
+  [ "$(record_of 'dies/alpha→alpha' getItems10 .status)" = error ]
+  [ "$(record_of 'echo/alpha→alpha' getItems10 .status)" = pass ]
+}
+
+@test "one workload failing while the others pass; a samples count that does not match its calls" {
+  run "$RPCM" run "${FAST[@]}" --protocol partial,short --server alpha --client alpha
+  [ "$status" -eq 1 ]
+  [ "$(record_of 'partial/alpha→alpha' echoInt32 .status)" = fail ]
+  [ "$(record_of 'partial/alpha→alpha' echoInt32 .reason)" = "echoInt32: answer differs at [0]" ]
+  [ "$(record_of 'partial/alpha→alpha' ping .status)" = pass ]
+  [ "$(record_of 'partial/alpha→alpha' getItems10 .status)" = pass ]
+  [ "$(record_of 'short/alpha→alpha' ping .status)" = error ]
+  [[ "$(record_of 'short/alpha→alpha' ping .reason)" == "client returned [2, 3] samples per repetition"* ]]
+}
+
+@test "a server's non-zero exit status after SIGTERM goes into the cell's record" {
+  run "$RPCM" run "${FAST[@]}" --protocol exitcode --server alpha --client alpha
+  record_holds 'exitcode/alpha→alpha' vectors '.server_exit_status == 3 and (.server_exit_note | contains("status 3"))'
+  grep -q 'exitcode/alpha→alpha' "$OUT/REPORT.md"
 }
 
 @test "a client that hangs while warming the cell: its workloads time out and the run goes on" {
@@ -133,13 +291,12 @@ record_holds() {
   [ "$(record_of 'stall/alpha→alpha' ping .reason)" = "warm-up: client did not answer within 3s" ]
   [ "$(record_of 'stall/alpha→alpha' getItems10 .status)" = timeout ]
   [ "$(record_of 'echo/alpha→alpha' getItems10 .status)" = pass ]
-  no_leftovers
 }
 
 @test "a busy port: the server's own error becomes the cell's reason" {
-  python3 -c 'import socket,sys,time; s=socket.create_server(("127.0.0.1",0)); print(s.getsockname()[1], flush=True); time.sleep(60)' >"$BATS_TEST_TMPDIR/port" &
+  python3 -c 'import socket,sys,time; s=socket.create_server(("127.0.0.1",0)); print(s.getsockname()[1], flush=True); time.sleep(60)' >"$BATS_TEST_TMPDIR/port" 3>&- &
   local holder=$!
-  while [ ! -s "$BATS_TEST_TMPDIR/port" ]; do sleep 0.1; done
+  await_file "$BATS_TEST_TMPDIR/port"
   run "$RPCM" run "${FAST[@]}" --protocol echo --client alpha --server alpha --no-netns --port "$(cat "$BATS_TEST_TMPDIR/port")"
   kill "$holder"
   [ "$status" -eq 1 ]
@@ -161,14 +318,23 @@ record_holds() {
   [[ "$output" == *"UNEXPECTED pass of a known failure (remove the entry): echo/alpha→alpha"* ]]
 }
 
-@test "Ctrl-C: processes and namespace gone, records so far kept, report written" {
+@test "certify: every cell's vectors, nothing timed" {
+  run "$RPCM" run "${FAST[@]}" --profile certify --protocol echo
+  [ "$status" -eq 0 ]
+  [ "$(jq -s '[.[] | select(.protocol == "echo")] | unique_by([.cell, .workload, .pass]) | length' "$OUT/results.jsonl")" -eq 6 ]
+  [ "$(jq -s '[.[] | select(.protocol == "echo" and .workload == "vectors" and .status == "pass")] | unique_by(.cell) | length' "$OUT/results.jsonl")" -eq 6 ]
+  grep -q 'testcase classname="echo/alpha→beta" name="vector int64_max"' "$OUT/junit.xml"
+}
+
+@test "Ctrl-C: processes, namespace and cgroups gone, records so far kept, report written" {
   # Background jobs of a script start with SIGINT ignored; give the runner the default a terminal gives.
   python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
-    "$RPCM" run "${FAST[@]}" --protocol echo,hang --client alpha --command-timeout 30 >"$BATS_TEST_TMPDIR/log" 2>&1 &
-  local pid=$!
-  # wait until the hanging cell is under way, then interrupt as a terminal would
-  for _ in $(seq 1 300); do
-    grep -q 'hang/alpha→alpha' "$BATS_TEST_TMPDIR/log" && break
+    "$RPCM" run "${FAST[@]}" --protocol echo,hang --client alpha --server alpha --command-timeout 30 >"$BATS_TEST_TMPDIR/log" 2>&1 3>&- &
+  local pid=$! tries=0
+  # wait (bounded) until the hanging cell is under way, then interrupt as a terminal would
+  until grep -q 'hang/alpha→alpha' "$BATS_TEST_TMPDIR/log"; do
+    tries=$((tries + 1))
+    [ "$tries" -le 600 ] || { echo "the hanging cell never started" >&2; kill -KILL "$pid"; return 1; }
     sleep 0.1
   done
   sleep 2
@@ -178,5 +344,4 @@ record_holds() {
   grep -q 'interrupted: stopping processes, keeping the records written so far' "$BATS_TEST_TMPDIR/log"
   [ "$(record_of 'echo/alpha→alpha' vectors .status)" = pass ]
   [ -s "$OUT/REPORT.md" ]
-  no_leftovers
 }

@@ -1,10 +1,13 @@
 """The runner's analysis: statistics, plans, failure classification and the report, on synthetic data."""
 import json
+import math
+import os
+import statistics
 from pathlib import Path
 
 import pytest
 
-from analysis import known_failures, plan, records, report, stats
+from analysis import agreement, environment, exports, known_failures, plan, publish, records, report, stats
 
 IDL = Path(__file__).resolve().parents[2] / "idl"
 
@@ -34,17 +37,20 @@ def test_summary_rejects_no_samples():
 
 
 def test_plan_filters_by_profile_size_and_protocol():
-    spec, profile = plan.load_profile(IDL, "default")
-    names = [w["name"] for w in plan.workloads_for(spec, profile, "xmlrpc")]
-    assert "randomDoublesStream50k" not in names
-    assert "randomDoublesStream50k" in [w["name"] for w in plan.workloads_for(spec, profile, "grpc")]
+    registry, contract = plan.load_registry(IDL), json.loads((IDL / "contract.json").read_text())
+    spec, profile = plan.load_profile(IDL, "full")
+    rows, unsupported = plan.workloads_for(spec, profile, "xmlrpc", registry, contract)
+    assert "randomDoublesStream50k" not in [w["name"] for w in rows]
+    assert unsupported["randomDoublesStream50k"] == registry["protocols"]["xmlrpc"]["lacks"]["server-streaming"]
+    rows, unsupported = plan.workloads_for(spec, profile, "grpc", registry, contract)
+    assert "randomDoublesStream50k" in [w["name"] for w in rows] and unsupported == {}
     juric_spec, juric = plan.load_profile(IDL, "juric")
-    rows = plan.workloads_for(juric_spec, juric, "rawtcp")
+    rows, _ = plan.workloads_for(juric_spec, juric, "rawtcp", registry, contract)
     assert [r["calls"] for r in rows] == [1000] * 8 and rows[0]["repetitions"] == 12
 
 
 def test_plan_unknown_profile_is_a_clear_error():
-    with pytest.raises(plan.PlanError, match="unknown profile 'nope'; known: smoke, default"):
+    with pytest.raises(plan.PlanError, match="unknown profile 'nope'; known: certify, smoke, default"):
         plan.load_profile(IDL, "nope")
 
 
@@ -124,3 +130,295 @@ def test_records_last_one_wins(tmp_path):
     lines = [{"cell": "c", "workload": "w", "status": "error"}, {"cell": "c", "workload": "w", "status": "pass"}]
     (run / "results.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert records.load(run) == [lines[1]]
+
+
+# -- statistics ----------------------------------------------------------------------------------------
+
+def test_bimodality_finds_a_20_80_us_mixture():
+    import random
+    r = random.Random(7)
+    mix = [int(r.lognormvariate(math.log(20_000), 0.08)) for _ in range(7000)] + \
+          [int(r.lognormvariate(math.log(80_000), 0.08)) for _ in range(3000)]
+    r.shuffle(mix)
+    b = stats.bimodality(mix)
+    assert b is not None
+    assert b["modes_us"][0] == pytest.approx(20, rel=0.06) and b["modes_us"][1] == pytest.approx(80, rel=0.06)
+    assert b["shares"][0] == pytest.approx(0.7, abs=0.02) and b["shares"][1] == pytest.approx(0.3, abs=0.02)
+    assert stats.summarize([mix[:5000], mix[5000:]])["bimodal"]["modes_us"] == b["modes_us"]
+
+
+def test_bimodality_rejects_a_lognormal_tail_a_small_second_mode_and_a_coarse_clock():
+    import random
+    r = random.Random(3)
+    assert stats.bimodality([int(r.lognormvariate(math.log(30_000), 0.5)) for _ in range(50_000)]) is None
+    assert stats.bimodality([int(20_000 * r.paretovariate(3)) for _ in range(20_000)]) is None
+    # a second mode with 5% of the calls is a tail, not a mode
+    small = [int(r.lognormvariate(math.log(20_000), 0.08)) for _ in range(9500)] + \
+            [int(r.lognormvariate(math.log(80_000), 0.08)) for _ in range(500)]
+    assert stats.bimodality(small) is None
+    # a microsecond clock: 1, 2, 3 µs... must not look like separate modes
+    assert stats.bimodality([1000 * int(r.expovariate(1 / 3000) / 1000 + 1) for _ in range(10_000)]) is None
+    assert stats.bimodality([20_000, 80_000] * 10) is None  # too few samples to say
+    assert stats.summarize([[5000, 7000]])["bimodal"] is None
+
+
+def test_median_ci_t_interval_and_order_statistics():
+    ci = stats.median_ci([10.0, 11.0, 15.0])
+    assert ci["median"] == 11.0 and ci["n"] == 3
+    half = 4.303 * statistics.stdev([10, 11, 15]) / math.sqrt(3)
+    assert ci["low"] == pytest.approx(12.0 - half) and ci["high"] == pytest.approx(12.0 + half)
+    assert stats.median_ci([5.0]) == {"median": 5.0, "low": 5.0, "high": 5.0, "n": 1, "method": "one value"}
+    ci = stats.median_ci(list(range(1, 11)))  # n = 10: the classic [x(2), x(9)]
+    assert (ci["median"], ci["low"], ci["high"]) == (5.5, 2, 9)
+    with pytest.raises(ValueError):
+        stats.median_ci([])
+
+
+# -- environment and exports ---------------------------------------------------------------------------
+
+def test_write_env_records_pin_note_network_and_steal(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    env = environment.write_env(run, tmp_path, {"name": "smoke"}, "wire note", "cpu note", "server on CPU 1")
+    assert env["run"]["pin"] == "server on CPU 1" and env["run"]["wire"] == "wire note"
+    assert "tcp_congestion_control" in env["run"]["network"] and "available" in env["run"]["steal"]
+    assert json.loads((run / "env.json").read_text())["run"]["pin"] == "server on CPU 1"
+
+
+def _timed_rec(cell, workload, pass_no, p50, **extra):
+    rec = _rec(cell, workload, "pass")
+    rec.update({"pass": pass_no, "run_id": "r", "client_language": rec["client"], "server_language": rec["server"],
+                "rtt_us": {"min": p50 / 2, "p50": p50, "p90": p50 * 1.2, "p99": p50 * 1.5, "p999": p50 * 2,
+                           "max": p50 * 3, "mean": p50, "stdev": p50 / 10, "cv": 0.1, "trimmed_mean": p50,
+                           "rep_cv": 0.01}})
+    rec.update(extra)
+    return rec
+
+
+def test_csv_has_a_column_per_scalar_field(tmp_path):
+    rec = _timed_rec("x/a→b", "ping", 2, 40.0, size="small", min_ms=60, server_exit_status=0, steal_ms=12.5,
+                     calibration_ns=123456, cpu_us_per_call={"client": 1, "server": 2, "client_rep_cv": 0.3,
+                                                             "server_rep_cv": 0.1},
+                     rss_kb={"client_peak": 1, "server_peak": 2, "client_after": 3, "server_after": 4},
+                     threads={"client": 5, "server": 17},
+                     wire_per_call={"connections": 0.0, "bytes_c2s": 100, "counted_calls": 20},
+                     warmup_steady={"steady": False, "batches": 9, "elapsed_ms": 4000, "checked": 8},
+                     bimodal={"modes_us": [20, 80], "shares": [0.7, 0.3]})
+    exports.write_csv([rec], tmp_path / "r.csv")
+    import csv
+    row = next(csv.DictReader(open(tmp_path / "r.csv", encoding="utf-8")))
+    assert row["pass"] == "2" and row["run_id"] == "r" and row["server_language"] == "b"
+    assert row["rtt_us.stdev"] == "4.0" and row["rtt_us.p999"] == "80.0" and row["size"] == "small"
+    assert row["cpu_us_per_call.client_rep_cv"] == "0.3" and row["rss_kb.server_after"] == "4"
+    assert row["threads.server"] == "17" and row["wire_per_call.counted_calls"] == "20"
+    assert row["wire_per_call.connections"] == "0.0" and row["warmup_steady.steady"] == "false"
+    assert row["warmup_steady.elapsed_ms"] == "4000" and row["steal_ms"] == "12.5"
+    assert row["calibration_ns"] == "123456" and row["server_exit_status"] == "0" and row["min_ms"] == "60"
+    assert row["bimodal.modes_us"] == "20 80"
+
+
+def test_junit_names_the_pass_when_there_are_several(tmp_path):
+    recs = [_timed_rec("x/a→b", "ping", 1, 10.0), _timed_rec("x/a→b", "ping", 2, 10.0)]
+    exports.write_junit(recs, tmp_path / "j.xml")
+    text = (tmp_path / "j.xml").read_text()
+    assert 'name="ping (pass 1)"' in text and 'name="ping (pass 2)"' in text
+    exports.write_junit(recs[:1], tmp_path / "j.xml")
+    assert 'name="ping"' in (tmp_path / "j.xml").read_text()
+
+
+def test_write_samples_bundles_every_sample_file_in_record_order(tmp_path):
+    import gzip
+    run = tmp_path / "run"
+    cell_dir = run / "cells" / "x__a-to-b"
+    (cell_dir / "pass1").mkdir(parents=True)
+    (cell_dir / "pass2").mkdir()
+    (cell_dir / "cell.json").write_text(json.dumps({"name": "x/a→b"}))
+    for p, v in ((1, 11), (2, 22)):
+        with gzip.open(cell_dir / f"pass{p}" / "ping.samples.json.gz", "wt") as f:
+            f.write(json.dumps({"ok": True, "samples_ns": [[v, v], [v]]}))
+    (run / "floor" / "pass1").mkdir(parents=True)
+    (run / "floor" / "pass1" / "ping.samples.json").write_text(json.dumps({"samples_ns": [[5]]}))
+    (run / "handlers" / "b").mkdir(parents=True)
+    with gzip.open(run / "handlers" / "b" / "ping.samples.json.gz", "wt") as f:
+        f.write(json.dumps({"samples_ns": [[1, 2]]}))
+    order = [("handler/b", "ping", 1), ("floor/c→c", "ping", 1), ("x/a→b", "ping", 2), ("x/a→b", "ping", 1)]
+    (run / "results.jsonl").write_text("".join(json.dumps({"cell": c, "workload": w, "pass": p}) + "\n"
+                                               for c, w, p in order))
+    out = exports.write_samples(run)
+    with gzip.open(out, "rt") as f:
+        lines = [json.loads(line) for line in f]
+    assert [(x["cell"], x["workload"], x["pass"]) for x in lines] == order
+    assert lines[2]["samples_ns"] == [[22, 22], [22]] and lines[1]["samples_ns"] == [[5]]
+
+
+# -- the report of a run of several passes -------------------------------------------------------------
+
+def _multi_pass_run(tmp_path: Path):
+    run = _run_dir(tmp_path)
+    env = json.loads((run / "env.json").read_text())
+    env["run"].update(baseline="rawtcp", pin="server on CPU 1, client on CPU 0 (cpuset cgroups)",
+                      profile={"name": "full", "passes": 3, "seed": 4,
+                               "small": {"warmup": 1, "calls": 2, "repetitions": 2}})
+    (run / "env.json").write_text(json.dumps(env))
+    for p in ("rawtcp", "x"):
+        (run / "plan" / f"{p}.tsv").write_text("ping small 1 2 2 0 2\n")
+    (run / "plan" / "x.unsupported.json").write_text(json.dumps({"randomDoublesStream50k": "no streaming in x"}))
+    cells = [{"name": "rawtcp/a→a", "protocol": "rawtcp", "client": "a", "server": "a"},
+             {"name": "rawtcp/java→java", "protocol": "rawtcp", "client": "java", "server": "java",
+              "server_language": "java", "client_language": "java"},
+             {"name": "x/a→a", "protocol": "x", "client": "a", "server": "a", "server_library": "xlib 1.0",
+              "server_thread_model": "event loop, one thread", "client_thread_model": "blocking, caller's thread",
+              "server_settings": "keep-alive"}]
+    recs = []
+    for p, (floor, raw, java, x) in enumerate(((10.0, 12.0, 12.0, 30.0), (10.2, 12.5, 12.0, 40.0),
+                                               (9.8, 12.2, 12.0, 50.0)), start=1):
+        recs.append(_timed_rec("floor/c→c", "ping", p, floor, protocol="floor"))
+        for name, p50 in (("rawtcp/a→a", raw), ("rawtcp/java→java", java), ("x/a→a", x)):
+            vec = _rec(name, "vectors", "pass", vectors=[{"id": "v", "status": "pass"}])
+            vec.update({"pass": p, "calibration_ns": 100e6 if name != "x/a→a" else 150e6, "steal_ms": 10.0,
+                        "instantiation_us": 2000.0})
+            if name == "x/a→a":
+                vec["facts"] = {"server": {"transport": "epoll"}}
+                if p == 2:
+                    vec["server_exit_note"] = "the server exited with status 137 after SIGTERM (137: it had to be killed)"
+            recs.append(vec)
+            rec = _timed_rec(name, "ping", p, p50, cpu_us_per_call={"client": 2.0, "server": 3.0},
+                             rss_kb={"client_peak": 2048, "server_peak": 4096, "client_after": 1024,
+                                     "server_after": 2048}, threads={"client": 2, "server": 17})
+            if name == "x/a→a":
+                rec["cpu_us_per_call"] = {"client": 30.0, "server": 30.0, "client_rep_cv": 0.3, "server_rep_cv": 0.1}
+                rec["warmup_steady"] = {"steady": p != 2, "batches": 5, "elapsed_ms": 1500, "checked": 4}
+                if p == 1:
+                    rec["bimodal"] = {"modes_us": [20, 80], "shares": [0.7, 0.3]}
+            recs.append(rec)
+    handler = _timed_rec("handler/a→a", "ping", 1, 4.0, protocol="handler")
+    handler["cell"] = "handler/a"
+    recs.append(handler)
+    return run, recs, cells
+
+
+def test_report_of_several_passes(tmp_path):
+    run, recs, cells = _multi_pass_run(tmp_path)
+    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    # medians across passes with their 95% CI (t-interval on the mean of 30, 40, 50), flagged as disagreeing
+    assert "| a→a | 40 [15.2–64.8] ≠ / 60 [22.7–97.3] ⧉[1] ⌛ |" in text
+    assert "1. `x/a→a` ping: two modes of the round-trip time, pass 1: 20 µs (70%) and 80 µs (30%)." in text
+    assert "| java→java | 12 [12–12] / 18 [18–18] |" in text
+    assert "**Passes**: the p50 of 2 of 3 timed workloads disagrees across passes (≠)." in text
+    # the floor and each language's raw baseline against it (targets 1.3x, Java 1.1x)
+    assert "## The machine's floor" in text and "| 2 | 10.2 | 15.3 |  |" in text
+    # 12, 12.5, 12.2: the t-interval's half-width (0.63) is over 5% of the median: ≠
+    assert "| `rawtcp/a→a` | 12.2 [11.6–12.9] ≠ | ×1.22 | ≤ 1.3× | ✅ met |" in text
+    assert "| `rawtcp/java→java` | 12 [12–12] | ×1.20 | ≤ 1.1× | ❌ not met |" in text
+    # handler time and its share of the round trip
+    assert "| a→a | 4 (10%) |" in text and "| a→a | 4 (33%) |" in text
+    # CPU: repetitions disagree, and client + server over 1.2x the mean RTT (60 > 48)
+    assert "| a→a | 30 [30–30] / 30 [30–30] ⚠cpu ⚠>rtt |" in text
+    assert "**CPU bound**: 1 of 3 timed workloads with CPU figures break the bound" in text
+    # environment, host, thread models, unsupported workloads, exits, threads, warm-up
+    assert "| CPU pinning | server on CPU 1, client on CPU 0 (cpuset cgroups) |" in text
+    assert "| CPU probe, ms | 100 | 100 | 150 | max/min ×1.50 |" in text
+    assert "total 90 ms over 9 cell runs" in text and "probe ran more than 10% slower than the median: `x/a→a` (pass 1) ×1.50, `x/a→a` (pass 2)" in text
+    assert "| `a` | server | a | xlib 1.0 | event loop, one thread | keep-alive | transport epoll |" in text
+    assert "- randomDoublesStream50k: no streaming in x" in text
+    assert "- `x/a→a` pass 2: the server exited with status 137" in text
+    assert "| a→a | 2 [2–2] | 2 | 4 | 2 | 17 | 2 |" in text
+    assert "| a→a | 2/3 | 1.5 | ping (pass 2) |" in text
+    assert "| x/a→a | ×3.28 |" in text  # 40 / 12.2
+
+
+# -- agreement of runs ---------------------------------------------------------------------------------
+
+def _agreement_runs(tmp_path: Path, values: list[dict]) -> list[Path]:
+    runs = []
+    for i, table in enumerate(values):
+        run = tmp_path / f"run{i}"
+        run.mkdir()
+        (run / "env.json").write_text(json.dumps({"run": {"baseline": "rawtcp"}}))
+        recs = [_timed_rec("floor/c→c", "ping", 1, 10.0 + i, protocol="floor")]
+        for (cell, w), p50 in table.items():
+            recs.append(_timed_rec(cell, w, 1, p50, calibration_ns=1e8 * (1 + i)))
+        (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+        runs.append(run)
+    return runs
+
+
+def test_agreement_share_across_three_runs(tmp_path):
+    # rawtcp w1 agrees, w2 does not (6 vs 5); x w1 agrees, w2 does not; x's multiples of rawtcp all agree
+    values = [{("rawtcp/a→b", "w1"): 5, ("rawtcp/a→b", "w2"): 5, ("x/a→b", "w1"): 10, ("x/a→b", "w2"): 10},
+              {("rawtcp/a→b", "w1"): 5, ("rawtcp/a→b", "w2"): 6, ("x/a→b", "w1"): 10.2, ("x/a→b", "w2"): 12},
+              {("rawtcp/a→b", "w1"): 5, ("rawtcp/a→b", "w2"): 5, ("x/a→b", "w1"): 9.9, ("x/a→b", "w2"): 10,
+               ("x/a→b", "w3"): 7}]
+    text = agreement.render(_agreement_runs(tmp_path, values))
+    assert "# Agreement of 3 runs" in text
+    assert "| p50, µs | 4 | 2 | 50% | ❌ not met |" in text
+    assert "| p50 as a multiple of `rawtcp` (same languages) | 2 | 2 | 100% | ✅ met |" in text
+    assert "| rawtcp | 2 | 50% | (baseline) | – |" in text and "| x | 2 | 50% | 2 | 100% |" in text
+    assert "| `x/a→b` | w2 | 10 / 12 / 10 | 10 | 20% |" in text
+    assert "| run2 | 12 | 300 | 5 |" in text
+
+
+def test_agreement_of_the_passes_of_one_run(tmp_path):
+    run = tmp_path / "one"
+    run.mkdir()
+    (run / "env.json").write_text(json.dumps({"run": {"baseline": "rawtcp"}}))
+    recs = [_timed_rec("x/a→b", "w", p, v) for p, v in ((1, 10.0), (2, 10.4), (3, 9.7))]
+    (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    text = agreement.render([run])
+    assert "# Agreement of 3 passes of one run" in text and "| p50, µs | 1 | 1 | 100% | ✅ met |" in text
+
+
+# -- publishing ----------------------------------------------------------------------------------------
+
+def _git_tree(tmp_path: Path) -> tuple[Path, str]:
+    import subprocess
+    root = tmp_path / "repo"
+    root.mkdir()
+    git = lambda *a: subprocess.run(["git", "-C", str(root), *a], check=True, capture_output=True, text=True).stdout
+    git("init", "-q")
+    (root / "tracked.txt").write_text("one\n")
+    git("add", "tracked.txt")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+    return root, git("rev-parse", "HEAD").strip()
+
+
+def _publishable_run(tmp_path: Path, commit: str, dirty: bool = False, samples_bytes: int = 100) -> Path:
+    run = tmp_path / f"20260101T00000{len(list(tmp_path.glob('2026*')))}Z-full"
+    (run / "plan").mkdir(parents=True)
+    (run / "plan" / "x.tsv").write_text("ping small 1 2 2 0 2\n")
+    (run / "env.json").write_text(json.dumps({"run": {"git_commit": commit, "git_dirty": dirty,
+                                                      "profile": {"name": "full"}}}))
+    for name in ("REPORT.md", "verdict.json", "junit.xml", "results.csv", "cells.jsonl", "results.jsonl"):
+        (run / name).write_text(name)
+    (run / "samples.jsonl.gz").write_bytes(os.urandom(samples_bytes))
+    return run
+
+
+def test_publish_refuses_a_dirty_run_a_changed_tree_and_another_commit(tmp_path):
+    root, head = _git_tree(tmp_path)
+    with pytest.raises(publish.PublishError, match="uncommitted changes"):
+        publish.publish(_publishable_run(tmp_path, head, dirty=True), root, tmp_path / "pub")
+    run = _publishable_run(tmp_path, "0" * 40)
+    with pytest.raises(publish.PublishError, match="HEAD is"):
+        publish.publish(run, root, tmp_path / "pub")
+    (root / "tracked.txt").write_text("two\n")
+    with pytest.raises(publish.PublishError, match="tracked files \\(tracked.txt"):
+        publish.publish(_publishable_run(tmp_path, head), root, tmp_path / "pub")
+    assert not (tmp_path / "pub").exists()
+
+
+def test_publish_copies_a_clean_run_and_keeps_big_samples_back(tmp_path):
+    import gzip
+    root, head = _git_tree(tmp_path)
+    run = _publishable_run(tmp_path, head)
+    target = publish.publish(run, root, tmp_path / "pub")
+    assert target == tmp_path / "pub" / run.name
+    assert gzip.open(target / "results.jsonl.gz", "rt").read() == "results.jsonl"
+    assert (target / "samples.jsonl.gz").exists() and (target / "plan" / "x.tsv").exists()
+    assert not (target / "results.jsonl").exists() and not (target / "AGREEMENT.md").exists()
+    with pytest.raises(publish.PublishError, match="exists already"):
+        publish.publish(run, root, tmp_path / "pub")
+    big = _publishable_run(tmp_path, head, samples_bytes=3 * 2**20)
+    target = publish.publish(big, root, tmp_path / "pub2")
+    assert not (target / "samples.jsonl.gz").exists()
+    assert "Raw samples stay with the run, not published" in (target / "PUBLISHED.md").read_text()

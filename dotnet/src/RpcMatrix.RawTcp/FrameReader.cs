@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Text;
+using RpcMatrix.Core.Numbers;
 
 namespace RpcMatrix.RawTcp
 {
@@ -97,7 +98,7 @@ namespace RpcMatrix.RawTcp
             return value;
         }
 
-        public float Float32() { return BitConverter.ToSingle(BitConverter.GetBytes(Int32()), 0); }
+        public float Float32() { return FloatBits.Int32BitsToSingle(Int32()); }
         public double Float64() { return BitConverter.Int64BitsToDouble(Int64()); }
 
         /// <summary>A u32 count, checked against the bytes left so a bad count cannot allocate gigabytes.</summary>
@@ -137,11 +138,9 @@ namespace RpcMatrix.RawTcp
 
         public double[] Float64Array()
         {
-            var values = new double[Count(8)];
-            for (int i = 0; i < values.Length; i++)
-            {
-                values[i] = Float64();
-            }
+            int n = Count(8);
+            double[] values = ByteOrder.FromBigEndian(buffer, position, n);
+            position += 8 * n;
             return values;
         }
 

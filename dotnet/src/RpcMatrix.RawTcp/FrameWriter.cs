@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Text;
+using RpcMatrix.Core.Numbers;
 
 namespace RpcMatrix.RawTcp
 {
@@ -66,7 +67,7 @@ namespace RpcMatrix.RawTcp
             }
         }
 
-        public void Float32(float value) { Int32(BitConverter.ToInt32(BitConverter.GetBytes(value), 0)); }
+        public void Float32(float value) { Int32(FloatBits.SingleToInt32Bits(value)); }
         public void Float64(double value) { Int64(BitConverter.DoubleToInt64Bits(value)); }
 
         public void Count(int count) { Int32(count); }
@@ -91,10 +92,8 @@ namespace RpcMatrix.RawTcp
         {
             Count(values.Length);
             Ensure(8 * values.Length);
-            foreach (double v in values)
-            {
-                Float64(v);
-            }
+            ByteOrder.CopyToBigEndian(values, buffer, length);
+            length += 8 * values.Length;
         }
 
         public void StringArray(string[] values)

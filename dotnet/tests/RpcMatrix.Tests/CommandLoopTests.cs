@@ -20,8 +20,9 @@ namespace RpcMatrix.Tests
             private readonly ReferenceBench reference = new ReferenceBench();
             public bool BreakEchoInt32;
             public bool Disposed;
+            public int Calls;
 
-            public void Ping() { reference.Ping(); }
+            public void Ping() { Calls++; reference.Ping(); }
             public bool EchoBool(bool value) { return value; }
             public sbyte EchoInt8(sbyte value) { return value; }
             public short EchoInt16(short value) { return value; }
@@ -39,13 +40,16 @@ namespace RpcMatrix.Tests
             public Book[] SearchBooks(string query, int count) { return reference.SearchBooks(query, count); }
             public Item[] GetItems(int count) { return reference.GetItems(count); }
             public void Fail(int code, string message) { reference.Fail(code, message); }
-            public IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk) { throw new NotSupportedException("gRPC only"); }
+            public IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk) { throw new NotSupportedException("not on this transport"); }
             public void Dispose() { Disposed = true; }
         }
 
-        private static List<Dictionary<string, object>> Run(FakeClient client, params string[] commands)
+        private static int connects;
+
+        private static List<Dictionary<string, object>> Run(FakeClient client, string protocol, params string[] commands)
         {
-            var loop = new CommandLoop(IdlFiles.Load(IdlPaths.Directory), () => client);
+            IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
+            var loop = new CommandLoop(idl, idl.Registry.Get(protocol), () => { connects++; return client; });
             var output = new StringWriter();
             loop.Run(new StringReader(string.Join("\n", commands) + "\n"), output);
             return output.ToString().Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries)
@@ -57,63 +61,177 @@ namespace RpcMatrix.Tests
             return ((List<object>)answer["results"]).Cast<Dictionary<string, object>>().ToList();
         }
 
+        private static List<List<long>> SampleLists(Dictionary<string, object> answer)
+        {
+            return ((List<object>)answer["samples_ns"])
+                .Select(list => ((List<object>)list).Select(x => long.Parse(x.ToString())).ToList()).ToList();
+        }
+
+        private static long Number(Dictionary<string, object> answer, string key)
+        {
+            return long.Parse(answer[key].ToString());
+        }
+
         [Test]
         public void AnswersEveryCommandOnItsOwnLine()
         {
             var client = new FakeClient();
-            var answers = Run(client,
+            var answers = Run(client, "xmlrpc",
                 "{\"cmd\":\"connect\"}",
                 "{\"cmd\":\"vectors\",\"protocol\":\"xmlrpc\"}",
                 "{\"cmd\":\"warmup\",\"workload\":\"getItems10\",\"calls\":3}",
-                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":5,\"repetitions\":2}",
-                "{\"cmd\":\"measure\",\"workload\":\"nope\",\"calls\":1,\"repetitions\":1}",
+                "{\"cmd\":\"measure\",\"workload\":\"nope\",\"calls\":1}",
                 "not json",
                 "{\"cmd\":\"quit\"}",
                 "{\"cmd\":\"connect\"}");
-            Assert.AreEqual(7, answers.Count, "nothing is read after quit");
+            Assert.AreEqual(6, answers.Count, "nothing is read after quit");
             Assert.IsTrue((bool)answers[0]["ok"]);
-            Assert.That(long.Parse(answers[0]["instantiation_ns"].ToString()), Is.GreaterThan(0));
+            Assert.That(Number(answers[0], "instantiation_ns"), Is.GreaterThanOrEqualTo(0));
 
             var results = Results(answers[1]);
-            Assert.IsFalse(results.Any(r => (string)r["id"] == "random_doubles_stream_50k"), "gRPC-only vectors are left out");
+            Assert.AreEqual(IdlFiles.Load(IdlPaths.Directory).Vectors.Count, results.Count, "every vector, in file order");
+            Assert.AreEqual("XML-RPC answers a call with exactly one methodResponse",
+                results.Single(r => (string)r["id"] == "random_doubles_stream_50k")["reason"], "the operation's needs count");
             Assert.AreEqual("unsupported", results.Single(r => (string)r["id"] == "float64_nan")["status"]);
             Assert.AreEqual("unsupported", results.Single(r => (string)r["id"] == "string_c0_controls")["status"]);
             Assert.IsTrue(results.Where(r => (string)r["status"] != "unsupported").All(r => (string)r["status"] == "pass" && (string)r["reason"] == ""));
 
-            Assert.AreEqual("3", answers[2]["checked"].ToString());
-            var samples = (List<object>)answers[3]["samples_ns"];
-            Assert.AreEqual(2, samples.Count);
-            Assert.AreEqual(5, ((List<object>)samples[0]).Count);
+            Assert.AreEqual(3, Number(answers[2], "checked"));
+            Assert.IsFalse((bool)answers[3]["ok"]);
+            StringAssert.Contains("unknown workload", (string)answers[3]["error"]);
             Assert.IsFalse((bool)answers[4]["ok"]);
-            StringAssert.Contains("unknown workload", (string)answers[4]["error"]);
-            Assert.IsFalse((bool)answers[5]["ok"]);
-            Assert.IsTrue((bool)answers[6]["ok"]);
+            Assert.IsTrue((bool)answers[5]["ok"]);
             Assert.IsTrue(client.Disposed);
+        }
+
+        [Test]
+        public void MeasureMakesOneRepetitionAndSamplesHandOverTheBuffer()
+        {
+            var client = new FakeClient();
+            var answers = Run(client, "rawtcp",
+                "{\"cmd\":\"connect\"}",
+                "{\"cmd\":\"prepare\",\"workload\":\"ping\"}",
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":5}",
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":7}",
+                "{\"cmd\":\"samples\",\"workload\":\"ping\"}",
+                "{\"cmd\":\"samples\",\"workload\":\"ping\"}",
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":2}",
+                "{\"cmd\":\"prepare\",\"workload\":\"ping\"}",
+                "{\"cmd\":\"samples\",\"workload\":\"ping\"}");
+            Assert.IsTrue(answers.All(a => (bool)a["ok"]));
+            Assert.AreEqual(new[] { "ok" }, answers[1].Keys.ToArray(), "prepare answers nothing else");
+            Assert.AreEqual(new[] { "ok", "calls" }, answers[2].Keys.ToArray(), "measure answers only the count");
+            Assert.AreEqual(5, Number(answers[2], "calls"));
+            Assert.AreEqual(7, Number(answers[3], "calls"));
+            var lists = SampleLists(answers[4]);
+            Assert.AreEqual(new[] { 5, 7 }, lists.Select(l => l.Count).ToArray(), "one list per measure, in order");
+            Assert.IsTrue(lists.SelectMany(l => l).All(ns => ns >= 0));
+            Assert.IsEmpty(SampleLists(answers[5]), "samples empties the buffer");
+            Assert.IsEmpty(SampleLists(answers[8]), "prepare empties the buffer");
+            Assert.AreEqual(1 + 5 + 7 + 2, client.Calls, "connect's ping and every measured call, nothing else");
+        }
+
+        [Test]
+        public void MeasureKeepsCallingUntilMinMsButNeverPastMaxCalls()
+        {
+            var answers = Run(new FakeClient(), "rawtcp",
+                "{\"cmd\":\"connect\"}",
+                // ping never takes an hour: max_calls ends the repetition.
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":3,\"min_ms\":3600000,\"max_calls\":50}",
+                // min_ms of 0: exactly calls.
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":3,\"min_ms\":0,\"max_calls\":50}",
+                // 20 ms of in-process pings is far more than 3 calls on any machine.
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":3,\"min_ms\":20,\"max_calls\":100000000}",
+                "{\"cmd\":\"samples\",\"workload\":\"ping\"}");
+            Assert.AreEqual(50, Number(answers[1], "calls"));
+            Assert.AreEqual(3, Number(answers[2], "calls"));
+            Assert.That(Number(answers[3], "calls"), Is.GreaterThan(3));
+            var lists = SampleLists(answers[4]);
+            Assert.AreEqual(Number(answers[3], "calls"), lists[2].Count);
+            Assert.That(lists[2].Sum(), Is.LessThan(lists[2].Count * 1000000000L));
+        }
+
+        [Test]
+        public void HandlerTimesTheReferenceBehaviourWithoutConnecting()
+        {
+            connects = 0;
+            var client = new FakeClient();
+            var answers = Run(client, "xmlrpc",
+                "{\"cmd\":\"handler\",\"workload\":\"getItems10\",\"calls\":4,\"repetitions\":3}",
+                "{\"cmd\":\"handler\",\"workload\":\"ping\",\"calls\":2,\"min_ms\":0,\"max_calls\":9}",
+                // The stream workload's reference behaviour runs in process even where the protocol lacks streaming.
+                "{\"cmd\":\"handler\",\"workload\":\"randomDoublesStream50k\",\"calls\":1}");
+            Assert.IsTrue(answers.All(a => (bool)a["ok"]), string.Join(" ", answers.Select(a => a.ContainsKey("error") ? a["error"] : "")));
+            Assert.AreEqual(new[] { 4, 4, 4 }, SampleLists(answers[0]).Select(l => l.Count).ToArray());
+            Assert.AreEqual(new[] { 2 }, SampleLists(answers[1]).Select(l => l.Count).ToArray());
+            Assert.AreEqual(1, SampleLists(answers[2]).Single().Count);
+            Assert.AreEqual(0, connects, "handler needs no connection");
+            Assert.AreEqual(0, client.Calls);
+        }
+
+        [Test]
+        public void WarmupUntilSteadyMakesAtLeastThreeBatchesAndReportsTheirMedians()
+        {
+            var answers = Run(new FakeClient(), "rawtcp",
+                "{\"cmd\":\"connect\"}",
+                // A tolerance of 1e9 is met by any three batches: steady after exactly three.
+                "{\"cmd\":\"warmup\",\"workload\":\"getItems10\",\"calls\":4,\"until_steady\":{\"tolerance\":1e9,\"max_ms\":600000}}",
+                // A negative tolerance is never met: max_ms ends it, unsteady.
+                "{\"cmd\":\"warmup\",\"workload\":\"ping\",\"calls\":2,\"until_steady\":{\"tolerance\":-1,\"max_ms\":30}}");
+            Assert.IsTrue((bool)answers[1]["ok"], answers[1].ContainsKey("error") ? (string)answers[1]["error"] : "");
+            Assert.AreEqual(3, Number(answers[1], "batches"));
+            Assert.AreEqual(12, Number(answers[1], "checked"));
+            Assert.IsTrue((bool)answers[1]["steady"]);
+            Assert.AreEqual(3, ((List<object>)answers[1]["batch_medians_ns"]).Count);
+            Assert.That(Number(answers[1], "elapsed_ms"), Is.GreaterThanOrEqualTo(0));
+            Assert.IsFalse((bool)answers[2]["steady"]);
+            Assert.That(Number(answers[2], "elapsed_ms"), Is.GreaterThanOrEqualTo(30));
+            Assert.AreEqual(Number(answers[2], "batches") * 2, Number(answers[2], "checked"));
+        }
+
+        [Test]
+        public void WorkloadsNeedingWhatTheProtocolLacksAreRefusedWithTheReason()
+        {
+            var answers = Run(new FakeClient(), "xmlrpc",
+                "{\"cmd\":\"connect\"}",
+                "{\"cmd\":\"warmup\",\"workload\":\"randomDoublesStream50k\",\"calls\":1}");
+            Assert.IsFalse((bool)answers[1]["ok"]);
+            StringAssert.Contains("XML-RPC answers a call with exactly one methodResponse", (string)answers[1]["error"]);
         }
 
         [Test]
         public void WrongAnswersFailWithTheDifference()
         {
             var client = new FakeClient { BreakEchoInt32 = true };
-            var answers = Run(client,
+            var answers = Run(client, "rawtcp",
                 "{\"cmd\":\"connect\"}",
                 "{\"cmd\":\"vectors\",\"protocol\":\"rawtcp\"}",
-                "{\"cmd\":\"warmup\",\"workload\":\"echoInt32\",\"calls\":2}");
+                "{\"cmd\":\"warmup\",\"workload\":\"echoInt32\",\"calls\":2}",
+                "{\"cmd\":\"warmup\",\"workload\":\"echoInt32\",\"calls\":2,\"until_steady\":{\"tolerance\":0.1,\"max_ms\":100}}");
             var zero = Results(answers[1]).Single(r => (string)r["id"] == "int32_zero");
             Assert.AreEqual("fail", zero["status"]);
             Assert.AreEqual("$: expected 0, actual 1", zero["reason"]);
-            Assert.IsFalse(Results(answers[1]).Any(r => (string)r["status"] == "unsupported"), "rawtcp carries everything");
+            var unsupported = Results(answers[1]).Where(r => (string)r["status"] == "unsupported").Select(r => (string)r["id"]).ToArray();
+            Assert.AreEqual(3, unsupported.Length, "rawtcp lacks only server streaming");
+            Assert.IsTrue(unsupported.All(id => id.StartsWith("random_doubles_stream_", StringComparison.Ordinal)), string.Join(", ", unsupported));
             Assert.IsFalse((bool)answers[2]["ok"]);
             StringAssert.Contains("expected 424242, actual 424243", (string)answers[2]["error"]);
+            Assert.IsFalse((bool)answers[3]["ok"]);
         }
 
         [Test]
-        public void CommandsBeforeConnectAreErrors()
+        public void CommandsNeedingAConnectionFailBeforeConnect()
         {
-            var answers = Run(new FakeClient(), "{\"cmd\":\"vectors\",\"protocol\":\"rawtcp\"}", "{\"cmd\":\"bogus\"}");
+            var answers = Run(new FakeClient(), "rawtcp",
+                "{\"cmd\":\"vectors\",\"protocol\":\"rawtcp\"}",
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":1}",
+                "{\"cmd\":\"vectors\",\"protocol\":\"nosuch\"}",
+                "{\"cmd\":\"bogus\"}");
             Assert.IsFalse((bool)answers[0]["ok"]);
             StringAssert.Contains("connect", (string)answers[0]["error"]);
             Assert.IsFalse((bool)answers[1]["ok"]);
+            StringAssert.Contains("protocol 'nosuch' is not in idl/protocols.json", (string)answers[2]["error"]);
+            Assert.IsFalse((bool)answers[3]["ok"]);
         }
     }
 }

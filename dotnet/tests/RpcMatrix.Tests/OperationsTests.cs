@@ -27,8 +27,8 @@ namespace RpcMatrix.Tests
                 var parameters = ((List<object>)json["params"]).Cast<Dictionary<string, object>>().ToList();
                 Assert.AreEqual(parameters.Select(p => (string)p["name"]).ToArray(), op.ParamNames, op.Name);
                 Assert.AreEqual(parameters.Select(p => (string)p["type"]).ToArray(), op.ParamTypes, op.Name);
-                var only = json.ContainsKey("only") ? ((List<object>)json["only"]).Cast<string>().ToArray() : new string[0];
-                Assert.AreEqual(only, op.Only, op.Name);
+                var needs = json.ContainsKey("needs") ? ((List<object>)json["needs"]).Cast<string>().ToArray() : new string[0];
+                Assert.AreEqual(needs, op.Needs, op.Name);
             }
         }
     }

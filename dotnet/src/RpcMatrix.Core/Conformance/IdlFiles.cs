@@ -2,11 +2,12 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Text;
+using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Json;
 
 namespace RpcMatrix.Core.Conformance
 {
-    /// <summary>Loads vectors.json, workloads.json and protocol-limits.json from the idl/ folder.</summary>
+    /// <summary>Loads vectors.json, workloads.json and the protocol registry (protocols.json) from the idl/ folder.</summary>
     public sealed class IdlFiles
     {
         private IdlFiles()
@@ -16,35 +17,24 @@ namespace RpcMatrix.Core.Conformance
         public IList<Vector> Vectors { get; private set; }
         public IDictionary<string, Workload> Workloads { get; private set; }
 
-        /// <summary>protocol -> (vector tag -> reason).</summary>
-        public IDictionary<string, Dictionary<string, string>> Limits { get; private set; }
+        public ProtocolRegistry Registry { get; private set; }
 
         public static IdlFiles Load(string idlDirectory)
         {
             var files = new IdlFiles();
             files.Vectors = LoadVectors(ReadJson(idlDirectory, "vectors.json"));
             files.Workloads = LoadWorkloads(ReadJson(idlDirectory, "workloads.json"));
-            files.Limits = LoadLimits(ReadJson(idlDirectory, "protocol-limits.json"));
+            files.Registry = ProtocolRegistry.Parse(ReadJson(idlDirectory, "protocols.json"));
             return files;
         }
 
-        /// <summary>The reason a vector cannot travel on this protocol, or null when it can.</summary>
-        public string UnsupportedReason(string protocol, Vector vector)
+        /// <summary>
+        /// The registry's reason why a vector or workload cannot travel on the protocol (one of its own needs or
+        /// its operation's needs is lacked), or null when it can.
+        /// </summary>
+        public static string UnsupportedReason(Protocol protocol, string[] needs, OperationInfo op)
         {
-            Dictionary<string, string> limits;
-            if (!Limits.TryGetValue(protocol, out limits))
-            {
-                return null;
-            }
-            foreach (string tag in vector.Tags)
-            {
-                string reason;
-                if (limits.TryGetValue(tag, out reason))
-                {
-                    return reason;
-                }
-            }
-            return null;
+            return protocol.UnmetNeed(needs) ?? (op == null ? null : protocol.UnmetNeed(op.Needs));
         }
 
         private static Dictionary<string, object> ReadJson(string directory, string name)
@@ -64,8 +54,7 @@ namespace RpcMatrix.Core.Conformance
                     Op = (string)json["op"],
                     Args = (List<object>)json["args"],
                     Expect = json.ContainsKey("expect") ? (string)json["expect"] : null,
-                    Tags = Strings(json, "tags"),
-                    Protocols = Strings(json, "protocols"),
+                    Needs = Strings(json, "needs"),
                 };
                 if (json.ContainsKey("expect_error"))
                 {
@@ -89,26 +78,11 @@ namespace RpcMatrix.Core.Conformance
                     Name = (string)json["name"],
                     Op = (string)json["op"],
                     Args = (List<object>)json["args"],
-                    Protocols = Strings(json, "protocols"),
+                    Needs = Strings(json, "needs"),
                 };
                 workloads.Add(workload.Name, workload);
             }
             return workloads;
-        }
-
-        private static IDictionary<string, Dictionary<string, string>> LoadLimits(Dictionary<string, object> root)
-        {
-            var limits = new Dictionary<string, Dictionary<string, string>>();
-            foreach (var protocol in (Dictionary<string, object>)root["limits"])
-            {
-                var reasons = new Dictionary<string, string>();
-                foreach (var entry in (Dictionary<string, object>)protocol.Value)
-                {
-                    reasons.Add(entry.Key, (string)entry.Value);
-                }
-                limits.Add(protocol.Key, reasons);
-            }
-            return limits;
         }
 
         private static string[] Strings(Dictionary<string, object> json, string key)

@@ -15,9 +15,8 @@ namespace RpcMatrix.Core.Conformance
         public bool ExpectsError;
         public int ErrorCode;
         public string ErrorMessage;
-        public string[] Tags = new string[0];
 
-        /// <summary>Protocols the vector belongs to, or empty when it belongs to all.</summary>
-        public string[] Protocols = new string[0];
+        /// <summary>Capabilities of idl/protocols.json the vector needs (besides its operation's).</summary>
+        public string[] Needs = new string[0];
     }
 }

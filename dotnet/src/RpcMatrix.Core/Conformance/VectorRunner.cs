@@ -4,7 +4,7 @@ using RpcMatrix.Core.Contract;
 
 namespace RpcMatrix.Core.Conformance
 {
-    /// <summary>Runs every vector that belongs to a protocol against a Bench and judges each answer.</summary>
+    /// <summary>Runs the vectors of idl/vectors.json against a Bench over one protocol and judges each answer.</summary>
     public sealed class VectorRunner
     {
         private readonly IdlFiles idl;
@@ -16,35 +16,27 @@ namespace RpcMatrix.Core.Conformance
             this.reference = reference;
         }
 
-        public List<VectorResult> Run(IBench remote, string protocol)
+        /// <summary>Every vector in file order; those needing what the protocol lacks are not sent.</summary>
+        public List<VectorResult> Run(IBench remote, Protocol protocol)
         {
             var results = new List<VectorResult>();
             foreach (Vector vector in idl.Vectors)
             {
-                OperationInfo op = Operations.ByName(vector.Op);
-                // A vector's own protocol list decides; otherwise the operation's "only" list does.
-                bool belongs = vector.Protocols.Length > 0
-                    ? Array.IndexOf(vector.Protocols, protocol) >= 0
-                    : op == null || op.BelongsTo(protocol);
-                if (!belongs)
-                {
-                    continue;
-                }
-                results.Add(RunOne(remote, protocol, vector, op));
+                results.Add(RunOne(remote, protocol, vector, Operations.ByName(vector.Op)));
             }
             return results;
         }
 
-        private VectorResult RunOne(IBench remote, string protocol, Vector vector, OperationInfo op)
+        private VectorResult RunOne(IBench remote, Protocol protocol, Vector vector, OperationInfo op)
         {
-            if (op == null)
-            {
-                return VectorResult.Error(vector.Id, "unknown operation " + vector.Op);
-            }
-            string unsupported = idl.UnsupportedReason(protocol, vector);
+            string unsupported = IdlFiles.UnsupportedReason(protocol, vector.Needs, op);
             if (unsupported != null)
             {
                 return VectorResult.Unsupported(vector.Id, unsupported);
+            }
+            if (op == null)
+            {
+                return VectorResult.Error(vector.Id, "unknown operation " + vector.Op);
             }
             object[] args;
             try

@@ -8,6 +8,7 @@ namespace RpcMatrix.Core.Conformance
         public string Name;
         public string Op;
         public List<object> Args;
-        public string[] Protocols = new string[0];
+        /// <summary>Capabilities of idl/protocols.json the workload needs (besides its operation's).</summary>
+        public string[] Needs = new string[0];
     }
 }

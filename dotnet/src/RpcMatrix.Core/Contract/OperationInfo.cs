@@ -5,14 +5,14 @@ namespace RpcMatrix.Core.Contract
     /// <summary>One operation of the contract: its wire id, name, parameter types and return type.</summary>
     public sealed class OperationInfo
     {
-        public OperationInfo(int id, string name, string returns, string[] paramNames, string[] paramTypes, string[] only)
+        public OperationInfo(int id, string name, string returns, string[] paramNames, string[] paramTypes, string[] needs)
         {
             Id = id;
             Name = name;
             Returns = returns;
             ParamNames = paramNames;
             ParamTypes = paramTypes;
-            Only = only;
+            Needs = needs;
         }
 
         public int Id { get; private set; }
@@ -21,14 +21,9 @@ namespace RpcMatrix.Core.Contract
         public string[] ParamNames { get; private set; }
         public string[] ParamTypes { get; private set; }
 
-        /// <summary>Protocols the operation belongs to, or empty when it belongs to all.</summary>
-        public string[] Only { get; private set; }
+        /// <summary>Capabilities of idl/protocols.json every call of this operation needs.</summary>
+        public string[] Needs { get; private set; }
 
         public bool IsVoid { get { return Returns == "void"; } }
-
-        public bool BelongsTo(string protocol)
-        {
-            return Only.Length == 0 || System.Array.IndexOf(Only, protocol) >= 0;
-        }
     }
 }

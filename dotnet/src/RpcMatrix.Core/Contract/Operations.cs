@@ -3,7 +3,7 @@ using System.Collections.Generic;
 namespace RpcMatrix.Core.Contract
 {
     /// <summary>
-    /// The operation table of idl/contract.json, compiled in because servers take no --idl argument.
+    /// The operation table of idl/contract.json, compiled in so that dispatch needs no file.
     /// A unit test checks it against contract.json so the two cannot drift apart.
     /// </summary>
     public static class Operations
@@ -31,7 +31,7 @@ namespace RpcMatrix.Core.Contract
             Op(16, "getItems", "Item[]", "count", "int32"),
             Op(17, "fail", "void", "code", "int32", "message", "string"),
             new OperationInfo(18, "randomDoublesStream", "stream float64[]",
-                new[] { "count", "seed", "chunk" }, new[] { "int32", "int64", "int32" }, new[] { "grpc", "grpc-tls" }),
+                new[] { "count", "seed", "chunk" }, new[] { "int32", "int64", "int32" }, new[] { "server-streaming" }),
         };
 
         private static readonly Dictionary<string, OperationInfo> ByNameTable = BuildByName();

@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Globalization;
 using System.IO;
 using RpcMatrix.Core.Conformance;
 using RpcMatrix.Core.Contract;
@@ -11,17 +10,21 @@ namespace RpcMatrix.Core.Hosting
 {
     /// <summary>
     /// The client side of runner/PROTOCOL.md: one JSON command per input line, exactly one JSON answer line each.
+    /// Every protocol's client runs this loop; a protocol supplies only the IBenchClient it creates.
     /// </summary>
     public sealed class CommandLoop
     {
         private readonly IdlFiles idl;
+        private readonly Protocol protocol;
         private readonly Func<IBenchClient> connect;
         private readonly ReferenceBench reference = new ReferenceBench();
+        private readonly Dictionary<string, PreparedWorkload> prepared = new Dictionary<string, PreparedWorkload>();
         private IBenchClient client;
 
-        public CommandLoop(IdlFiles idl, Func<IBenchClient> connect)
+        public CommandLoop(IdlFiles idl, Protocol protocol, Func<IBenchClient> connect)
         {
             this.idl = idl;
+            this.protocol = protocol;
             this.connect = connect;
         }
 
@@ -56,14 +59,17 @@ namespace RpcMatrix.Core.Hosting
             quit = false;
             try
             {
-                var command = JsonParser.Parse(line) as Dictionary<string, object>;
-                string name = command == null ? null : Text(command, "cmd");
-                switch (name)
+                var members = JsonParser.Parse(line) as Dictionary<string, object>;
+                var command = new Command(members ?? new Dictionary<string, object>());
+                switch (command.Name)
                 {
                     case "connect": return Connect();
-                    case "vectors": return Vectors(Text(command, "protocol"));
-                    case "warmup": return Warmup(Text(command, "workload"), Count(command, "calls"));
-                    case "measure": return Measure(Text(command, "workload"), Count(command, "calls"), Count(command, "repetitions"));
+                    case "vectors": return Vectors(command);
+                    case "prepare": return Prepare(command);
+                    case "warmup": return command.Has("until_steady") ? WarmupUntilSteady(command) : Warmup(command);
+                    case "measure": return Measure(command);
+                    case "samples": return Samples(command);
+                    case "handler": return Handler(command);
                     case "quit":
                         quit = true;
                         Disconnect();
@@ -95,17 +101,15 @@ namespace RpcMatrix.Core.Hosting
             client = created;
             var answer = Ok();
             answer["instantiation_ns"] = MonotonicClock.ElapsedNanoseconds(start, end);
+            answer["facts"] = RuntimeFacts.Collect();
             return answer;
         }
 
-        private Dictionary<string, object> Vectors(string protocol)
+        private Dictionary<string, object> Vectors(Command command)
         {
-            if (string.IsNullOrEmpty(protocol))
-            {
-                throw new ArgumentException("vectors needs a \"protocol\"");
-            }
+            Protocol target = command.Has("protocol") ? idl.Registry.Get(command.Text("protocol")) : protocol;
             var results = new List<object>();
-            foreach (VectorResult result in new VectorRunner(idl, reference).Run(Connected(), protocol))
+            foreach (VectorResult result in new VectorRunner(idl, reference).Run(Connected(), target))
             {
                 results.Add(result.ToJson());
             }
@@ -114,19 +118,24 @@ namespace RpcMatrix.Core.Hosting
             return answer;
         }
 
-        private Dictionary<string, object> Warmup(string workloadName, int calls)
+        private Dictionary<string, object> Prepare(Command command)
         {
-            Workload workload = FindWorkload(workloadName);
-            Func<IBench, object> call = Bind(workload);
+            PreparedWorkload workload = Workload(command);
+            workload.Samples.Clear();
+            return Ok();
+        }
+
+        private Dictionary<string, object> Warmup(Command command)
+        {
+            PreparedWorkload workload = Remote(command);
+            int calls = command.Count("calls");
             IBench remote = Connected();
-            object expected = call(reference);
             for (int i = 0; i < calls; i++)
             {
-                object actual = call(remote);
-                string difference = ValueComparer.CompareResult(workload.Op, expected, actual);
+                string difference = Check(workload, workload.Call(remote));
                 if (difference != null)
                 {
-                    return Failure("warm-up call " + (i + 1) + " of " + workloadName + ": " + difference);
+                    return Failure("warm-up call " + (i + 1) + " of " + workload.Workload.Name + ": " + difference);
                 }
             }
             var answer = Ok();
@@ -134,47 +143,123 @@ namespace RpcMatrix.Core.Hosting
             return answer;
         }
 
-        private Dictionary<string, object> Measure(string workloadName, int calls, int repetitions)
+        private Dictionary<string, object> WarmupUntilSteady(Command command)
         {
-            Workload workload = FindWorkload(workloadName);
-            Func<IBench, object> call = Bind(workload);
+            PreparedWorkload workload = Remote(command);
+            int calls = command.Count("calls");
+            Command steady = command.Member("until_steady") ?? new Command(new Dictionary<string, object>());
+            double tolerance = steady.Number("tolerance", 0.1);
+            long maxMs = (long)steady.Number("max_ms", 4000);
             IBench remote = Connected();
-            var samples = new List<object>(repetitions);
-            for (int r = 0; r < repetitions; r++)
+            var medians = new List<long>();
+            var batch = new long[calls];
+            long begin = MonotonicClock.Now();
+            int checkedCalls = 0;
+            bool isSteady = false;
+            while (calls > 0)
             {
-                var durations = new long[calls];
                 for (int i = 0; i < calls; i++)
                 {
                     long start = MonotonicClock.Now();
-                    call(remote);
-                    long end = MonotonicClock.Now();
-                    durations[i] = MonotonicClock.ElapsedNanoseconds(start, end);
+                    object actual = workload.Call(remote);
+                    batch[i] = MonotonicClock.ElapsedNanoseconds(start, MonotonicClock.Now());
+                    string difference = Check(workload, actual);
+                    if (difference != null)
+                    {
+                        return Failure("warm-up call " + (checkedCalls + 1) + " of " + workload.Workload.Name + ": " + difference);
+                    }
+                    checkedCalls++;
                 }
-                samples.Add(durations);
+                medians.Add(Repetition.Median(batch));
+                isSteady = Repetition.Steady(medians, tolerance);
+                if (isSteady || MonotonicClock.ElapsedMilliseconds(begin, MonotonicClock.Now()) >= maxMs)
+                {
+                    break;
+                }
+            }
+            var answer = Ok();
+            answer["checked"] = checkedCalls;
+            answer["batches"] = medians.Count;
+            answer["steady"] = isSteady;
+            answer["elapsed_ms"] = MonotonicClock.ElapsedMilliseconds(begin, MonotonicClock.Now());
+            answer["batch_medians_ns"] = medians;
+            return answer;
+        }
+
+        private Dictionary<string, object> Measure(Command command)
+        {
+            PreparedWorkload workload = Remote(command);
+            int calls = command.Count("calls");
+            IBench remote = Connected();
+            workload.Samples.Add(Repetition.Measure(workload.Call, remote, calls,
+                command.Count("min_ms", 0), command.Count("max_calls", calls)));
+            var answer = Ok();
+            answer["calls"] = workload.Samples[workload.Samples.Count - 1].Count;
+            return answer;
+        }
+
+        private Dictionary<string, object> Samples(Command command)
+        {
+            PreparedWorkload workload = Workload(command);
+            var handed = new List<ArraySegment<long>>(workload.Samples);
+            workload.Samples.Clear();
+            var answer = Ok();
+            answer["samples_ns"] = handed;
+            return answer;
+        }
+
+        /// <summary>The reference behaviour in process, no transport: what the handler alone costs.</summary>
+        private Dictionary<string, object> Handler(Command command)
+        {
+            PreparedWorkload workload = Workload(command);
+            int calls = command.Count("calls");
+            int minMs = command.Count("min_ms", 0);
+            int maxCalls = command.Count("max_calls", calls);
+            int repetitions = command.Count("repetitions", 1);
+            var samples = new List<ArraySegment<long>>(repetitions);
+            for (int r = 0; r < repetitions; r++)
+            {
+                samples.Add(Repetition.Measure(workload.Call, reference, calls, minMs, maxCalls));
             }
             var answer = Ok();
             answer["samples_ns"] = samples;
             return answer;
         }
 
-        private Workload FindWorkload(string name)
+        /// <summary>The workload with its arguments, built on first use and kept for the process's life.</summary>
+        private PreparedWorkload Workload(Command command)
         {
-            Workload workload;
-            if (name == null || !idl.Workloads.TryGetValue(name, out workload))
+            string name = command.RequiredText("workload");
+            PreparedWorkload workload;
+            if (prepared.TryGetValue(name, out workload))
+            {
+                return workload;
+            }
+            Workload found;
+            if (!idl.Workloads.TryGetValue(name, out found))
             {
                 throw new ArgumentException("unknown workload: " + name);
+            }
+            workload = new PreparedWorkload(found);
+            prepared.Add(name, workload);
+            return workload;
+        }
+
+        /// <summary>A workload about to travel: refused with the registry's reason when the protocol lacks a need.</summary>
+        private PreparedWorkload Remote(Command command)
+        {
+            PreparedWorkload workload = Workload(command);
+            string unsupported = IdlFiles.UnsupportedReason(protocol, workload.Workload.Needs, workload.Operation);
+            if (unsupported != null)
+            {
+                throw new NotSupportedException("workload " + workload.Workload.Name + " is unsupported on " + protocol.Name + ": " + unsupported);
             }
             return workload;
         }
 
-        private static Func<IBench, object> Bind(Workload workload)
+        private string Check(PreparedWorkload workload, object actual)
         {
-            OperationInfo op = Operations.ByName(workload.Op);
-            if (op == null)
-            {
-                throw new ArgumentException("unknown operation " + workload.Op);
-            }
-            return OperationInvoker.Bind(op.Name, ValueDecoder.DecodeArguments(op.ParamTypes, workload.Args));
+            return ValueComparer.CompareResult(workload.Operation.Name, workload.Expected(reference), actual);
         }
 
         private IBench Connected()
@@ -193,24 +278,6 @@ namespace RpcMatrix.Core.Hosting
                 client.Dispose();
                 client = null;
             }
-        }
-
-        private static string Text(Dictionary<string, object> command, string key)
-        {
-            object value;
-            return command.TryGetValue(key, out value) ? value as string : null;
-        }
-
-        private static int Count(Dictionary<string, object> command, string key)
-        {
-            object value;
-            var number = command.TryGetValue(key, out value) ? value as JsonNumber : null;
-            int count;
-            if (number == null || !int.TryParse(number.Text, NumberStyles.None, CultureInfo.InvariantCulture, out count))
-            {
-                throw new ArgumentException("\"" + key + "\" must be a non-negative integer");
-            }
-            return count;
         }
 
         private static Dictionary<string, object> Ok()

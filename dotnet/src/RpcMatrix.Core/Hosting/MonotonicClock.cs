@@ -7,6 +7,9 @@ namespace RpcMatrix.Core.Hosting
     {
         private static readonly double NanosecondsPerTick = 1e9 / Stopwatch.Frequency;
 
+        /// <summary>The clock's resolution: 100 ns on Mono.</summary>
+        public static readonly double TickNanoseconds = NanosecondsPerTick;
+
         public static long Now()
         {
             return Stopwatch.GetTimestamp();
@@ -15,6 +18,16 @@ namespace RpcMatrix.Core.Hosting
         public static long ElapsedNanoseconds(long start, long end)
         {
             return (long)((end - start) * NanosecondsPerTick);
+        }
+
+        public static long ElapsedMilliseconds(long start, long end)
+        {
+            return (end - start) * 1000 / Stopwatch.Frequency;
+        }
+
+        public static long TicksOf(long milliseconds)
+        {
+            return milliseconds * Stopwatch.Frequency / 1000;
         }
     }
 }

@@ -1,115 +1,78 @@
+using System;
 using System.Collections;
 using System.Collections.Generic;
 using System.Globalization;
-using System.Text;
+using System.IO;
+using Newtonsoft.Json;
+using RpcMatrix.Core.Numbers;
 
 namespace RpcMatrix.Core.Json
 {
-    /// <summary>Writes compact JSON in pure ASCII (non-ASCII escaped), whatever the terminal's encoding.</summary>
+    /// <summary>
+    /// Writes compact JSON with Newtonsoft.Json's JsonTextWriter, in pure ASCII (non-ASCII escaped) whatever the
+    /// terminal's encoding. float64 goes out through DoubleText so that it reads back to the same bits.
+    /// </summary>
     public static class JsonWriter
     {
         public static string Write(object value)
         {
-            var sb = new StringBuilder();
-            Append(sb, value);
-            return sb.ToString();
+            var buffer = new StringWriter(CultureInfo.InvariantCulture);
+            using (var writer = new JsonTextWriter(buffer) { StringEscapeHandling = StringEscapeHandling.EscapeNonAscii })
+            {
+                Append(writer, value);
+            }
+            return buffer.ToString();
         }
 
-        private static void Append(StringBuilder sb, object value)
+        private static void Append(JsonTextWriter writer, object value)
         {
             if (value == null)
             {
-                sb.Append("null");
+                writer.WriteNull();
             }
             else if (value is bool)
             {
-                sb.Append((bool)value ? "true" : "false");
+                writer.WriteValue((bool)value);
             }
             else if (value is string)
             {
-                AppendString(sb, (string)value);
+                writer.WriteValue((string)value);
             }
             else if (value is int || value is long)
             {
-                sb.Append(((System.IFormattable)value).ToString(null, CultureInfo.InvariantCulture));
+                writer.WriteValue(Convert.ToInt64(value, CultureInfo.InvariantCulture));
+            }
+            else if (value is double)
+            {
+                writer.WriteRawValue(DoubleText.Format((double)value));
             }
             else if (value is JsonNumber)
             {
-                sb.Append(((JsonNumber)value).Text);
+                writer.WriteRawValue(((JsonNumber)value).Text);
             }
             else if (value is IDictionary<string, object>)
             {
-                AppendObject(sb, (IDictionary<string, object>)value);
+                writer.WriteStartObject();
+                foreach (var member in (IDictionary<string, object>)value)
+                {
+                    writer.WritePropertyName(member.Key);
+                    Append(writer, member.Value);
+                }
+                writer.WriteEndObject();
             }
             else if (value is IEnumerable)
             {
-                AppendArray(sb, (IEnumerable)value);
+                writer.WriteStartArray();
+                foreach (object item in (IEnumerable)value)
+                {
+                    Append(writer, item);
+                }
+                writer.WriteEndArray();
             }
             else
             {
-                throw new System.ArgumentException("cannot write " + value.GetType() + " as JSON");
+                throw new ArgumentException("cannot write " + value.GetType() + " as JSON");
             }
-        }
-
-        private static void AppendObject(StringBuilder sb, IDictionary<string, object> members)
-        {
-            sb.Append('{');
-            bool first = true;
-            foreach (var member in members)
-            {
-                if (!first)
-                {
-                    sb.Append(", ");
-                }
-                first = false;
-                AppendString(sb, member.Key);
-                sb.Append(": ");
-                Append(sb, member.Value);
-            }
-            sb.Append('}');
-        }
-
-        private static void AppendArray(StringBuilder sb, IEnumerable items)
-        {
-            sb.Append('[');
-            bool first = true;
-            foreach (object item in items)
-            {
-                if (!first)
-                {
-                    sb.Append(", ");
-                }
-                first = false;
-                Append(sb, item);
-            }
-            sb.Append(']');
-        }
-
-        private static void AppendString(StringBuilder sb, string s)
-        {
-            sb.Append('"');
-            foreach (char c in s)
-            {
-                switch (c)
-                {
-                    case '"': sb.Append("\\\""); break;
-                    case '\\': sb.Append("\\\\"); break;
-                    case '\n': sb.Append("\\n"); break;
-                    case '\r': sb.Append("\\r"); break;
-                    case '\t': sb.Append("\\t"); break;
-                    default:
-                        if (c < 0x20 || c > 0x7E)
-                        {
-                            sb.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
-                        }
-                        else
-                        {
-                            sb.Append(c);
-                        }
-                        break;
-                }
-            }
-            sb.Append('"');
         }
     }
 }

@@ -1,19 +1,28 @@
 using System;
 using System.Globalization;
+using System.Runtime.InteropServices;
 
 namespace RpcMatrix.Core.Numbers
 {
     /// <summary>Bit-level views of floats, for exact comparison and readable differences.</summary>
     public static class FloatBits
     {
+        /// <summary>float and int over the same four bytes: a bit cast without allocating (BitConverter.GetBytes does).</summary>
+        [StructLayout(LayoutKind.Explicit)]
+        private struct SingleBits
+        {
+            [FieldOffset(0)] public float Single;
+            [FieldOffset(0)] public int Int32;
+        }
+
         public static int SingleToInt32Bits(float value)
         {
-            return BitConverter.ToInt32(BitConverter.GetBytes(value), 0);
+            return new SingleBits { Single = value }.Int32;
         }
 
         public static float Int32BitsToSingle(int bits)
         {
-            return BitConverter.ToSingle(BitConverter.GetBytes(bits), 0);
+            return new SingleBits { Int32 = bits }.Single;
         }
 
         /// <summary>True when a float64 holds exactly a float32 value (NaN and infinities included).</summary>

@@ -1,4 +1,7 @@
-"""Loading the conformance vectors, the workloads and the protocol limits from the idl/ folder."""
+"""Loading the protocol registry, the conformance vectors and the workloads from the idl/ folder.
+
+A vector or workload is unsupported on a protocol when a capability it needs (its own `needs` and its
+operation's) is among the protocol's `lacks` in idl/protocols.json; the reason is the registry's text."""
 from __future__ import annotations
 
 import json
@@ -8,6 +11,29 @@ from pathlib import Path
 from rpcmatrix.contract.operations import BY_NAME, Operation
 
 
+class UnknownProtocol(ValueError):
+    """A protocol name that idl/protocols.json does not register."""
+
+    def __init__(self, name: str):
+        super().__init__(f"protocol '{name}' is not in idl/protocols.json")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    name: str
+    family: str
+    variant: dict
+    has: tuple[str, ...]
+    lacks: dict  # capability -> the reason the protocol lacks it
+
+    def unsupported_reason(self, needs: tuple[str, ...]) -> str | None:
+        """The registry's reason when this protocol lacks one of `needs`, None when it has them all."""
+        for capability in needs:
+            if capability in self.lacks:
+                return self.lacks[capability]
+        return None
+
+
 @dataclass(frozen=True)
 class Vector:
     id: str
@@ -15,11 +41,11 @@ class Vector:
     args: list  # as written in the JSON file; decode with values.decode_args
     expect: str | None = None  # None: an echo of the first argument; "contract": the reference's answer
     expect_error: dict | None = None  # {"code": int, "message": str}
-    tags: tuple[str, ...] = ()
-    protocols: tuple[str, ...] | None = None
+    own_needs: tuple[str, ...] = ()
 
-    def belongs_to(self, protocol: str) -> bool:
-        return self.protocols is None or protocol in self.protocols
+    @property
+    def needs(self) -> tuple[str, ...]:
+        return self.own_needs + self.operation.needs
 
 
 @dataclass(frozen=True)
@@ -28,7 +54,12 @@ class Workload:
     operation: Operation
     args: list
     size: str
-    protocols: tuple[str, ...] | None = None
+    headline: bool = False
+    own_needs: tuple[str, ...] = ()
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        return self.own_needs + self.operation.needs
 
 
 def _read(path: Path) -> dict:
@@ -42,8 +73,20 @@ def _operation(name: str, where: str) -> Operation:
     return BY_NAME[name]
 
 
-def _tuple_or_none(values: list | None) -> tuple[str, ...] | None:
-    return tuple(values) if values is not None else None
+def load_protocols(idl: Path) -> dict[str, Protocol]:
+    return {
+        name: Protocol(name=name, family=p["family"], variant=dict(p.get("variant", {})),
+                       has=tuple(p.get("has", ())), lacks=dict(p.get("lacks", {})))
+        for name, p in _read(Path(idl) / "protocols.json")["protocols"].items()
+    }
+
+
+def load_protocol(idl: Path, name: str) -> Protocol:
+    """The registered protocol `name`; UnknownProtocol when the registry does not have it."""
+    protocols = load_protocols(idl)
+    if name not in protocols:
+        raise UnknownProtocol(name)
+    return protocols[name]
 
 
 def load_vectors(idl: Path) -> list[Vector]:
@@ -54,8 +97,7 @@ def load_vectors(idl: Path) -> list[Vector]:
             args=v["args"],
             expect=v.get("expect"),
             expect_error=v.get("expect_error"),
-            tags=tuple(v.get("tags", ())),
-            protocols=_tuple_or_none(v.get("protocols")),
+            own_needs=tuple(v.get("needs", ())),
         )
         for v in _read(Path(idl) / "vectors.json")["vectors"]
     ]
@@ -68,12 +110,8 @@ def load_workloads(idl: Path) -> dict[str, Workload]:
             operation=_operation(w["op"], f"workload {w['name']}"),
             args=w["args"],
             size=w["size"],
-            protocols=_tuple_or_none(w.get("protocols")),
+            headline=bool(w.get("headline", False)),
+            own_needs=tuple(w.get("needs", ())),
         )
         for w in _read(Path(idl) / "workloads.json")["workloads"]
     }
-
-
-def load_limits(idl: Path, protocol: str) -> dict[str, str]:
-    """Vector tag -> the reason that protocol cannot carry such vectors (empty for an unknown protocol)."""
-    return dict(_read(Path(idl) / "protocol-limits.json")["limits"].get(protocol, {}))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import struct
 
+import numpy as np
+
 from rpcmatrix.contract.operations import STRUCTS, Operation, snake_case
 
 _DOUBLE = struct.Struct(">d")
@@ -83,6 +85,12 @@ def _sequence_difference(path: str, expected, actual, kinds) -> str | None:
 
 
 def _list_difference(element: str, path: str, expected, actual, ulps: int) -> str | None:
+    if element == "float64" and isinstance(actual, np.ndarray):
+        actual = actual.tolist()
+    if element == "float64" and isinstance(expected, np.ndarray):
+        if _floats_match(expected, actual, ulps):
+            return None
+        expected = expected.tolist()
     if not isinstance(actual, (list, tuple)):
         return _differ(path, f"a list of {len(expected)}", actual)
     if len(expected) != len(actual):
@@ -92,6 +100,32 @@ def _list_difference(element: str, path: str, expected, actual, ulps: int) -> st
         if found is not None:
             return found
     return None
+
+
+def _floats_match(expected: np.ndarray, actual, ulps: int) -> bool:
+    """True when a list of Python floats matches the expected array by the rules, checked in bulk (the
+    element-by-element path then finds the first difference, or rejects elements that are not floats)."""
+    if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
+        return False
+    if actual and type(actual[0]) is not float:
+        return False
+    try:
+        received = np.array(actual, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    if received.tobytes() == expected.tobytes():
+        return True
+    both_nan = np.isnan(expected) & np.isnan(received)
+    ordered_expected, ordered_received = _ordered_array(expected), _ordered_array(received)
+    # Only values of the same sign are compared here, where the difference cannot overflow int64.
+    same_sign = (ordered_expected >= 0) == (ordered_received >= 0)
+    close = same_sign & (np.abs(ordered_expected - ordered_received) <= ulps)
+    return bool(np.all(both_nan | (~np.isnan(expected) & ~np.isnan(received) & close)))
+
+
+def _ordered_array(values: np.ndarray) -> np.ndarray:
+    bits = values.view(np.int64)
+    return np.where(bits >= 0, bits, -(bits & np.int64(0x7FFFFFFFFFFFFFFF)))
 
 
 def _struct_difference(struct_name: str, path: str, expected, actual) -> str | None:

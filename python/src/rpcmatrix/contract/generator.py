@@ -1,8 +1,12 @@
 """The contract's deterministic generator (SplitMix64) and hash (FNV-1a 64), see CONTRACT.md#generated-data.
 
-Python integers are unbounded, so every step is masked back to 64 bits.
+Python integers are unbounded, so every step is masked back to 64 bits. Long runs of doubles are drawn
+with numpy instead: SplitMix64's i-th state is seed + i * gamma (mod 2^64), so a whole run is one vector
+computation, and numpy's uint64 arithmetic wraps exactly as the contract's does.
 """
 from __future__ import annotations
+
+import numpy as np
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
@@ -50,17 +54,44 @@ class SplitMix64:
         below = self.below
         return "".join([ALPHABET[below(62)] for _ in range(length)])
 
-    def doubles(self, count: int) -> list[float]:
-        """`count` values of next_double(), in order; a fast path for the 50,000-value workloads."""
-        state = self._state
-        values = [0.0] * count
-        for i in range(count):
-            state = (state + GOLDEN_GAMMA) & MASK64
-            z = ((state ^ (state >> 30)) * MIX1) & MASK64
-            z = ((z ^ (z >> 27)) * MIX2) & MASK64
-            values[i] = ((z ^ (z >> 31)) >> 11) * TWO_POW_MINUS_53
-        self._state = state
+    def doubles(self, count: int) -> np.ndarray:
+        """`count` values of next_double(), in order, as a float64 array (the generator moves on by `count`)."""
+        values = doubles_from(self._state, count)
+        self._state = (self._state + count * GOLDEN_GAMMA) & MASK64
         return values
+
+
+# 1, 2, ..., n as uint64, kept between calls (read only) up to a bounded length.
+_KEPT_STEPS = 1 << 20
+_STEPS = np.arange(1, 65537, dtype=np.uint64)
+
+
+def _steps(count: int) -> np.ndarray:
+    global _STEPS
+    steps = _STEPS
+    if len(steps) >= count:
+        return steps[:count]
+    steps = np.arange(1, count + 1, dtype=np.uint64)
+    if count <= _KEPT_STEPS:
+        _STEPS = steps
+    return steps
+
+
+def doubles_from(state: int, count: int) -> np.ndarray:
+    """The next `count` doubles of a SplitMix64 whose state is `state`, computed in place on one array."""
+    if count == 0:
+        return np.empty(0, dtype=np.float64)
+    z = _steps(count) * np.uint64(GOLDEN_GAMMA)  # wraps mod 2^64, like the contract's additions
+    z += np.uint64(state)
+    z ^= z >> np.uint64(30)
+    z *= np.uint64(MIX1)
+    z ^= z >> np.uint64(27)
+    z *= np.uint64(MIX2)
+    z ^= z >> np.uint64(31)
+    z >>= np.uint64(11)
+    values = z.astype(np.float64)  # exact: below 2^53
+    values *= TWO_POW_MINUS_53
+    return values
 
 
 def fnv1a64(data: bytes) -> int:

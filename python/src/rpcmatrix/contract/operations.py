@@ -25,7 +25,7 @@ class Operation:
     params: tuple[Param, ...]
     returns: str
     raises: str | None = None
-    only: tuple[str, ...] | None = None
+    needs: tuple[str, ...] = ()  # capabilities of idl/protocols.json the operation needs
 
     @property
     def is_stream(self) -> bool:
@@ -38,9 +38,9 @@ def snake_case(name: str) -> str:
 
 
 def _op(id_: int, name: str, params: str, returns: str, raises: str | None = None,
-        only: tuple[str, ...] | None = None) -> Operation:
+        needs: tuple[str, ...] = ()) -> Operation:
     parsed = tuple(Param(*p.split(":")) for p in params.split()) if params else ()
-    return Operation(id_, name, snake_case(name), parsed, returns, raises, only)
+    return Operation(id_, name, snake_case(name), parsed, returns, raises, needs)
 
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -63,7 +63,7 @@ OPERATIONS: tuple[Operation, ...] = (
     _op(16, "getItems", "count:int32", "Item[]", raises="BenchError"),
     _op(17, "fail", "code:int32 message:string", "void", raises="BenchError"),
     _op(18, "randomDoublesStream", "count:int32 seed:int64 chunk:int32", "stream float64[]",
-        raises="BenchError", only=("grpc", "grpc-tls")),
+        raises="BenchError", needs=("server-streaming",)),
 )
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

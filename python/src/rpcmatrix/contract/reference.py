@@ -1,9 +1,17 @@
-"""The contract's behaviour (CONTRACT.md#operations): servers delegate to it, clients check answers with it."""
+"""The contract's behaviour (CONTRACT.md#operations): servers delegate to it, clients check answers with it.
+
+It must cost little next to a call's transport, so that a figure measures the protocol: float64 arrays are
+computed with numpy and answered as read-only-by-convention float64 `numpy.ndarray`s (each adapter converts
+them in bulk: `tobytes()`, `tolist()`), and the answers built from many small draws (getRecord, searchBooks,
+getItems) are cached per argument, which the contract allows since they depend on their arguments only.
+Callers must not mutate what they get back.
+"""
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
+
+import numpy as np
 
 from rpcmatrix.contract.generator import SplitMix64, fnv1a64
 from rpcmatrix.contract.model import BenchError, Book, Item, Record
@@ -17,11 +25,14 @@ def _check_count(count: int) -> None:
         raise BenchError(400, NEGATIVE_COUNT)
 
 
-def _log(value: float) -> float:
-    # math.log raises on 0 and negatives where IEEE 754 (and the other languages) answer -inf and NaN.
-    if value > 0.0 or math.isnan(value):
-        return math.log(value)
-    return -math.inf if value == 0.0 else math.nan
+def as_float64_array(values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """`values` as a float64 array: no copy for an array; one bulk conversion for a list or a protobuf
+    repeated field."""
+    return np.asarray(values, dtype=np.float64)
+
+
+# Answers kept per argument are bounded in count and in size, so arbitrary arguments cannot exhaust memory.
+_CACHED_UP_TO = 10_000
 
 
 class ReferenceBench:
@@ -70,34 +81,32 @@ class ReferenceBench:
             d += 2
         return True
 
-    def average(self, values: list[float]) -> float:
-        if not values:
+    def average(self, values: Sequence[float] | np.ndarray) -> float:
+        if len(values) == 0:
             return 0.0
-        # Left to right in float64, as the contract says: not sum() (compensated from Python 3.12 on)
-        # and not math.fsum (exactly rounded).
-        total = 0.0
-        for value in values:
-            total += value
-        return total / len(values)
+        # Left to right in float64, as the contract says. np.sum is pairwise, sum() compensated (3.12+),
+        # math.fsum exactly rounded; a cumulative sum is the sequential one. Starting from +0.0 as the
+        # contract's loop does only matters when every value is -0.0: "+ 0.0" turns that -0.0 into +0.0.
+        total = np.cumsum(as_float64_array(values))[-1] + 0.0
+        return float(total / len(values))
 
-    def random_doubles(self, count: int, seed: int) -> list[float]:
+    def random_doubles(self, count: int, seed: int) -> np.ndarray:
         _check_count(count)
         return SplitMix64(seed).doubles(count)
 
-    def log_transform(self, values: list[float]) -> list[float]:
-        return [_log(value) for value in values]
+    def log_transform(self, values: Sequence[float] | np.ndarray) -> np.ndarray:
+        # IEEE 754 as the other languages answer: log(0) = -inf and log(negative) = NaN, without warnings.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(as_float64_array(values))
 
     def get_record(self, key: str) -> Record:
-        rng = SplitMix64(fnv1a64(key.encode("utf-8")))
-        record_id = rng.signed64()
-        tags = [rng.word(12) for _ in range(8)]
-        values = [rng.next_double() * 1000.0 for _ in range(16)]
-        return Record(record_id, tags, values)
+        return _record(key)
 
     def search_books(self, query: str, count: int) -> list[Book]:
         _check_count(count)
-        rng = SplitMix64(fnv1a64(query.encode("utf-8")))
-        return [_book(rng) for _ in range(count)]
+        if count > _CACHED_UP_TO:
+            return _books(query, count)
+        return _cached_books(query, count)
 
     def get_items(self, count: int) -> list[Item]:
         _check_count(count)
@@ -106,19 +115,36 @@ class ReferenceBench:
     def fail(self, code: int, message: str) -> None:
         raise BenchError(code, message)
 
-    def random_doubles_stream(self, count: int, seed: int, chunk: int) -> Iterator[list[float]]:
+    def random_doubles_stream(self, count: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
         _check_count(count)
         if chunk <= 0:
             raise BenchError(400, "chunk must be positive")
         return _chunks(SplitMix64(seed), count, chunk)
 
 
-def _chunks(rng: SplitMix64, count: int, chunk: int) -> Iterator[list[float]]:
+def _chunks(rng: SplitMix64, count: int, chunk: int) -> Iterator[np.ndarray]:
     remaining = count
     while remaining > 0:
         size = min(chunk, remaining)
         yield rng.doubles(size)
         remaining -= size
+
+
+@lru_cache(maxsize=256)
+def _record(key: str) -> Record:
+    rng = SplitMix64(fnv1a64(key.encode("utf-8")))
+    record_id = rng.signed64()
+    tags = [rng.word(12) for _ in range(8)]
+    values = [rng.next_double() * 1000.0 for _ in range(16)]
+    return Record(record_id, tags, values)
+
+
+def _books(query: str, count: int) -> list[Book]:
+    rng = SplitMix64(fnv1a64(query.encode("utf-8")))
+    return [_book(rng) for _ in range(count)]
+
+
+_cached_books = lru_cache(maxsize=32)(_books)
 
 
 def _book(rng: SplitMix64) -> Book:
@@ -136,8 +162,7 @@ def _book(rng: SplitMix64) -> Book:
     return Book(title, authors, price, list_price, publisher, year, month, keywords, isbn, star_rating, url)
 
 
-# Gredler's lists were static, so a server may cache them (CONTRACT.md#generated-data). Callers must not
-# mutate the lists or items they get back. The cache is bounded so arbitrary counts cannot exhaust memory.
+# Gredler's lists were static, so a server may cache them (CONTRACT.md#generated-data).
 @lru_cache(maxsize=16)
 def _items(count: int) -> list[Item]:
     rng = SplitMix64(count)

@@ -100,4 +100,4 @@ def decode_random_doubles(value: dict) -> list[float]:
         raise ValueError(f"float64[] expected, got {value!r}")
     spec = value["randomDoubles"]
     offset = decode_float(spec.get("offset", 0.0), bits=64)
-    return [offset + v for v in SplitMix64(int(spec["seed"])).doubles(int(spec["count"]))]
+    return (SplitMix64(int(spec["seed"])).doubles(int(spec["count"])) + offset).tolist()

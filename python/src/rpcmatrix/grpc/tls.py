@@ -13,7 +13,7 @@ SERVER_NAME = "server.rpcmatrix.test"
 
 def _read(secrets: Path | None, name: str) -> bytes:
     if secrets is None:
-        raise ValueError("--tls needs --secrets DIR")
+        raise ValueError("TLS needs --secrets DIR")
     return (secrets / name).read_bytes()
 
 
@@ -23,3 +23,25 @@ def ca_certificate(secrets: Path | None) -> bytes:
 
 def server_key_and_certificate(secrets: Path | None) -> tuple[bytes, bytes]:
     return _read(secrets, "server.key"), _read(secrets, "server.crt")
+
+
+def enabled(options) -> bool:
+    """True when the registry variant of --protocol says TLS (grpc-tls: {"security": "tls"})."""
+    security = options.registered.variant.get("security", "none")
+    if security not in ("tls", "none"):
+        raise ValueError(f"unknown gRPC security variant {security!r}")
+    return security == "tls"
+
+
+def server_credentials(options):
+    import grpc
+    return grpc.ssl_server_credentials([server_key_and_certificate(options.secrets)])
+
+
+def channel_credentials(options):
+    import grpc
+    return grpc.ssl_channel_credentials(root_certificates=ca_certificate(options.secrets))
+
+
+# Verify the certificate's name, not the dialled address (see above).
+CHANNEL_OPTIONS = [("grpc.ssl_target_name_override", SERVER_NAME)]

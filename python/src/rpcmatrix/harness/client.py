@@ -1,6 +1,8 @@
 """The client process of runner/PROTOCOL.md: one JSON command per line on stdin, one JSON answer per line
-on stdout. A protocol supplies `connect(options)`, returning an object with the Bench methods in snake_case
-(see rpcmatrix.contract.reference.ReferenceBench) and `close()`; a stream method returns its chunks."""
+on stdout. A protocol supplies `connect(options)`, returning an adapter with the Bench methods in snake_case
+(see rpcmatrix.contract.reference.ReferenceBench), `close()`, and optionally `facts` (a dict answered by
+`connect`); an asynchronous adapter has coroutine methods and its own event loop in `.loop`
+(rpcmatrix.harness.calls). `options.registered` is the protocol's registry entry."""
 from __future__ import annotations
 
 import argparse
@@ -8,36 +10,41 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TextIO
 
-from rpcmatrix.contract.catalog import load_limits, load_vectors, load_workloads
+from rpcmatrix.contract.catalog import Workload, load_protocol, load_vectors, load_workloads
+from rpcmatrix.contract.operations import BY_NAME
+from rpcmatrix.contract.values import decode_args
+from rpcmatrix.harness import workloads
+from rpcmatrix.harness.calls import Driver, driver_for
 from rpcmatrix.harness.conformance import run_vectors
-from rpcmatrix.harness.workloads import WrongAnswer, measure, warmup
+from rpcmatrix.harness.options import add_common, resolve_protocol
+
+_PING = BY_NAME["ping"]
 
 
-def parse_options(argv: list[str], configure_parser: Callable | None = None) -> argparse.Namespace:
+def parse_options(argv: list[str], families: tuple[str, ...]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="client", description="rpcmatrix client (runner/PROTOCOL.md)")
-    parser.add_argument("--host", required=True)
+    add_common(parser)
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--idl", type=Path, required=True, help="the idl/ folder")
-    parser.add_argument("--secrets", type=Path, default=None, help="the folder of keys and certificates")
-    parser.add_argument("--tls", action="store_true", help="connect over TLS")
-    if configure_parser is not None:
-        configure_parser(parser)
-    return parser.parse_args(argv)
+    options = parser.parse_args(argv)
+    resolve_protocol(options, families)
+    return options
 
 
 class CommandLoop:
-    """Answers the runner's commands; keeps one connected client adapter for the whole cell."""
+    """Answers the runner's commands; keeps one connected client adapter for the whole cell. It connects
+    only on `connect`: `handler` needs no server."""
 
-    def __init__(self, options: argparse.Namespace, connect: Callable, default_protocol: str):
+    def __init__(self, options: argparse.Namespace, connect: Callable):
         self.options = options
         self.connect_adapter = connect
-        self.default_protocol = default_protocol
         self.client = None
+        self.driver: Driver | None = None
         self.vectors = load_vectors(options.idl)
         self.workloads = load_workloads(options.idl)
+        self.arguments: dict[str, list] = {}  # built once per workload for the process's life
+        self.buffers: dict[str, list[list[int]]] = {}  # per workload: one sample list per measure
 
     def answer(self, command: dict) -> dict:
         name = command.get("cmd")
@@ -46,7 +53,7 @@ class CommandLoop:
             return {"ok": False, "error": f"unknown command {name!r}"}
         try:
             return {"ok": True, **handler(command)}
-        except WrongAnswer as e:
+        except workloads.WrongAnswer as e:
             return {"ok": False, "error": str(e)}
         except Exception as e:
             return {"ok": False, "error": f"{type(e).__name__}: {e}"}
@@ -54,40 +61,86 @@ class CommandLoop:
     def do_connect(self, command: dict) -> dict:
         self.close()
         started = time.perf_counter_ns()
-        self.client = self.connect_adapter(self.options)
-        self.client.ping()
-        return {"instantiation_ns": time.perf_counter_ns() - started}
+        client = self.connect_adapter(self.options)
+        self.client, self.driver = client, driver_for(client)
+        self.driver.once(_PING, [])
+        answer = {"instantiation_ns": time.perf_counter_ns() - started}
+        if getattr(client, "facts", None):
+            answer["facts"] = client.facts
+        return answer
 
     def do_vectors(self, command: dict) -> dict:
-        protocol = command.get("protocol", self.default_protocol)
-        results = run_vectors(self.connected(), self.vectors, protocol, load_limits(self.options.idl, protocol))
-        return {"results": results}
+        name = command.get("protocol", self.options.protocol)
+        protocol = self.options.registered if name == self.options.protocol else load_protocol(self.options.idl, name)
+        return {"results": run_vectors(self.connected(), self.vectors, protocol)}
+
+    def do_prepare(self, command: dict) -> dict:
+        workload = self.supported_workload(command)
+        self.args_of(workload)
+        self.buffers[workload.name] = []
+        return {}
 
     def do_warmup(self, command: dict) -> dict:
-        return {"checked": warmup(self.connected(), self.workload(command), _count(command, "calls"))}
+        workload = self.supported_workload(command)
+        driver, args, calls = self.connected(), self.args_of(workload), _count(command, "calls")
+        steady = command.get("until_steady")
+        if steady is None:
+            return workloads.warmup(driver, workload, args, calls)
+        if not isinstance(steady, dict):
+            raise ValueError("until_steady must be an object")
+        return workloads.warmup_until_steady(driver, workload, args, calls, _number(steady, "tolerance"),
+                                             _number(steady, "max_ms"))
 
     def do_measure(self, command: dict) -> dict:
-        samples = measure(self.connected(), self.workload(command), _count(command, "calls"),
-                          _count(command, "repetitions"))
+        workload = self.supported_workload(command)
+        driver, args = self.connected(), self.args_of(workload)
+        calls, min_ms, max_calls = _window(command)
+        samples = workloads.measure(driver, workload, args, calls, min_ms, max_calls)
+        self.buffers.setdefault(workload.name, []).append(samples)
+        return {"calls": len(samples)}
+
+    def do_samples(self, command: dict) -> dict:
+        workload = self.workload(command)
+        samples, self.buffers[workload.name] = self.buffers.get(workload.name, []), []
         return {"samples_ns": samples}
+
+    def do_handler(self, command: dict) -> dict:
+        workload = self.workload(command)  # every workload: the reference needs no capability
+        calls, min_ms, max_calls = _window(command)
+        repetitions = _count(command, "repetitions") if "repetitions" in command else 1
+        return {"samples_ns": workloads.handler(workload, self.args_of(workload), calls, min_ms, max_calls,
+                                                repetitions)}
 
     def do_quit(self, command: dict) -> dict:
         self.close()
         return {}
 
-    def workload(self, command: dict):
+    def workload(self, command: dict) -> Workload:
         name = command.get("workload")
         if name not in self.workloads:
             raise ValueError(f"unknown workload {name!r}")
         return self.workloads[name]
 
-    def connected(self):
-        if self.client is None:
+    def supported_workload(self, command: dict) -> Workload:
+        workload = self.workload(command)
+        reason = self.options.registered.unsupported_reason(workload.needs)
+        if reason is not None:
+            raise ValueError(f"{workload.name} is unsupported on {self.options.protocol}: {reason}")
+        return workload
+
+    def args_of(self, workload: Workload) -> list:
+        args = self.arguments.get(workload.name)
+        if args is None:
+            args = self.arguments[workload.name] = decode_args(workload.operation, workload.args)
+        return args
+
+    def connected(self) -> Driver:
+        if self.driver is None:
             raise RuntimeError("not connected: send {\"cmd\": \"connect\"} first")
-        return self.client
+        return self.driver
 
     def close(self) -> None:
-        client, self.client = self.client, None
+        client, self.client, self.driver = self.client, None, None
         if client is not None:
             try:
                 client.close()
@@ -100,6 +153,21 @@ def _count(command: dict, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
     return value
+
+
+def _number(command: dict, key: str) -> float:
+    value = command.get(key)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{key} must be a non-negative number, got {value!r}")
+    return float(value)
+
+
+def _window(command: dict) -> tuple[int, float, int]:
+    """calls, min_ms (absent: 0) and max_calls (absent: calls) of a measure or handler command."""
+    calls = _count(command, "calls")
+    min_ms = _number(command, "min_ms") if "min_ms" in command else 0.0
+    max_calls = _count(command, "max_calls") if "max_calls" in command else calls
+    return calls, min_ms, max_calls
 
 
 def serve_commands(loop: CommandLoop, commands: TextIO, answers: TextIO) -> None:
@@ -125,13 +193,12 @@ def serve_commands(loop: CommandLoop, commands: TextIO, answers: TextIO) -> None
             return
 
 
-def run(argv: list[str], connect: Callable, default_protocol: str,
-        configure_parser: Callable | None = None) -> int:
-    """The whole client process; `configure_parser(parser)` may add protocol-specific flags."""
-    options = parse_options(argv, configure_parser)
+def run(argv: list[str], connect: Callable, families: tuple[str, ...]) -> int:
+    """The whole client process."""
+    options = parse_options(argv, families)
     # stdout carries only the answers: anything a library prints goes to stderr instead.
     answers = sys.stdout
     sys.stdout = sys.stderr
-    loop = CommandLoop(options, connect, default_protocol)
+    loop = CommandLoop(options, connect)
     serve_commands(loop, sys.stdin, answers)
     return 0

@@ -2,28 +2,25 @@
 rules (CONTRACT.md#vectors)."""
 from __future__ import annotations
 
-from rpcmatrix.contract.catalog import Vector
+from rpcmatrix.contract.catalog import Protocol, Vector
 from rpcmatrix.contract.compare import difference, result_difference
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.contract.values import decode_args
-from rpcmatrix.harness.calls import bind
+from rpcmatrix.harness.calls import Driver, bind
 
 
-def run_vectors(client: object, vectors: list[Vector], protocol: str, limits: dict[str, str]) -> list[dict]:
-    """One result per vector of `protocol`: {"id", "status": pass|fail|unsupported|error, "reason"}."""
+def run_vectors(driver: Driver, vectors: list[Vector], protocol: Protocol) -> list[dict]:
+    """One result per vector, in file order: {"id", "status": pass|fail|unsupported|error, "reason"}.
+    A vector needing a capability the protocol lacks is not sent: it is unsupported, with the reason."""
     reference = ReferenceBench()
-    return [
-        {"id": vector.id, **_outcome(client, reference, vector, limits)}
-        for vector in vectors
-        if vector.belongs_to(protocol)
-    ]
+    return [{"id": vector.id, **_outcome(driver, reference, vector, protocol)} for vector in vectors]
 
 
-def _outcome(client: object, reference: ReferenceBench, vector: Vector, limits: dict[str, str]) -> dict:
-    for tag in vector.tags:
-        if tag in limits:
-            return _status("unsupported", limits[tag])
+def _outcome(driver: Driver, reference: ReferenceBench, vector: Vector, protocol: Protocol) -> dict:
+    reason = protocol.unsupported_reason(vector.needs)
+    if reason is not None:
+        return _status("unsupported", reason)
     operation = vector.operation
     try:
         args = decode_args(operation, vector.args)
@@ -31,7 +28,7 @@ def _outcome(client: object, reference: ReferenceBench, vector: Vector, limits: 
     except Exception as e:  # a vector this client cannot even build is its own error, not the server's
         return _status("error", f"cannot build the vector: {type(e).__name__}: {e}")
     try:
-        actual = bind(client, operation)(*args)
+        actual = driver.once(operation, args)
     except BenchError as error:
         if vector.expect_error is None:
             return _status("error", f"unexpected {error}")

@@ -22,7 +22,7 @@ def _method(operation: Operation):
     return method
 
 
-# Operations marked `only` (gRPC's stream) exist only in their protocols' own clients.
+# The stream operation exists only in the clients of protocols with server streaming (gRPC's).
 for _operation in OPERATIONS:
-    if _operation.only is None:
+    if not _operation.is_stream:
         setattr(GenericClient, _operation.method, _method(_operation))

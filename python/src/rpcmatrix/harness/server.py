@@ -1,5 +1,7 @@
 """The server process of runner/PROTOCOL.md: start, print the ready line, stop on SIGTERM within 5 s.
-A protocol supplies `start(options)`, returning an object with `.port` (the bound port) and `.stop()`."""
+A protocol supplies `start(options)`, returning an object with `.port` (the bound port), `.stop()` and
+optionally `.facts` (a dict of what the stack chose at run time, printed in the ready line).
+`options.registered` is the protocol's registry entry: its variant says TLS or not, binary or compact."""
 from __future__ import annotations
 
 import argparse
@@ -9,25 +11,24 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
+
+from rpcmatrix.harness.options import add_common, resolve_protocol
 
 STOP_DEADLINE_S = 4.0  # the runner kills the process group after 5 s
 
 
-def parse_options(argv: list[str], configure_parser: Callable | None = None) -> argparse.Namespace:
+def parse_options(argv: list[str], families: tuple[str, ...]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="server", description="rpcmatrix server (runner/PROTOCOL.md)")
-    parser.add_argument("--host", required=True, help="the address to bind, exactly")
+    add_common(parser)
     parser.add_argument("--port", type=int, default=0, help="0: the operating system chooses")
-    parser.add_argument("--secrets", type=Path, default=None, help="the folder of keys and certificates")
-    parser.add_argument("--tls", action="store_true", help="serve over TLS")
-    if configure_parser is not None:
-        configure_parser(parser)
-    return parser.parse_args(argv)
+    options = parser.parse_args(argv)
+    resolve_protocol(options, families)
+    return options
 
 
-def run(argv: list[str], start: Callable, configure_parser: Callable | None = None) -> int:
+def run(argv: list[str], start: Callable, families: tuple[str, ...]) -> int:
     """The whole server process. Exits non-zero (SystemExit) when the server cannot start."""
-    options = parse_options(argv, configure_parser)
+    options = parse_options(argv, families)
     ready_line = sys.stdout
     sys.stdout = sys.stderr  # stdout carries only the ready line
     stop_requested = threading.Event()
@@ -38,7 +39,10 @@ def run(argv: list[str], start: Callable, configure_parser: Callable | None = No
     except Exception as e:
         print(f"cannot start the server: {type(e).__name__}: {e}", file=sys.stderr)
         raise SystemExit(1) from None
-    ready_line.write(json.dumps({"ready": True, "port": server.port}) + "\n")
+    ready = {"ready": True, "port": server.port}
+    if getattr(server, "facts", None):
+        ready["facts"] = server.facts
+    ready_line.write(json.dumps(ready) + "\n")
     ready_line.flush()
     while not stop_requested.wait(1.0):
         pass

@@ -1,44 +1,67 @@
-"""The `warmup` and `measure` commands: a workload's calls, checked (warm-up) or timed (measure)."""
+"""The `warmup`, `measure` and `handler` commands: a workload's calls, checked (warm-up) or timed."""
 from __future__ import annotations
 
+import statistics
 import time
 
 from rpcmatrix.contract.catalog import Workload
 from rpcmatrix.contract.compare import result_difference
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.contract.values import decode_args
-from rpcmatrix.harness.calls import bind
+from rpcmatrix.harness.calls import Driver
+
+STEADY_WINDOW = 3  # batches whose medians must agree
 
 
 class WrongAnswer(Exception):
     """A warm-up answer that differs from the contract's."""
 
 
-def warmup(client: object, workload: Workload, calls: int) -> int:
-    """Makes `calls` calls and checks every answer against the contract; returns how many were checked."""
+def _checker(workload: Workload, args: list, calls: int):
     operation = workload.operation
-    args = decode_args(operation, workload.args)
-    expected = bind(ReferenceBench(), operation)(*args)
-    call = bind(client, operation)
-    for index in range(calls):
-        found = result_difference(operation, expected, call(*args))
+    expected = Driver(ReferenceBench()).once(operation, args)
+
+    def check(index: int, answer: object) -> None:
+        found = result_difference(operation, expected, answer)
         if found is not None:
             raise WrongAnswer(f"call {index + 1} of {calls}: {found}")
-    return calls
+
+    return check
 
 
-def measure(client: object, workload: Workload, calls: int, repetitions: int) -> list[list[int]]:
-    """`repetitions` x `calls` calls back to back, each timed alone with the monotonic clock (ns).
-    The arguments are built before timing starts; the answers are not checked (the warm-up did that)."""
-    args = decode_args(workload.operation, workload.args)
-    call = bind(client, workload.operation)
-    clock = time.perf_counter_ns
-    samples = []
-    for _ in range(repetitions):
-        repetition = []
-        for _ in range(calls):
-            started = clock()
-            call(*args)
-            repetition.append(clock() - started)
-        samples.append(repetition)
-    return samples
+def warmup(driver: Driver, workload: Workload, args: list, calls: int) -> dict:
+    """`calls` calls, every answer checked against the contract."""
+    driver.checked(workload.operation, args, calls, _checker(workload, args, calls))
+    return {"checked": calls}
+
+
+def warmup_until_steady(driver: Driver, workload: Workload, args: list, calls: int, tolerance: float,
+                        max_ms: float) -> dict:
+    """Batches of `calls` checked and timed calls until the medians of the last three batches are within
+    `tolerance` of each other ((max - min) / min), or until `max_ms` has passed."""
+    check = _checker(workload, args, calls)
+    started = time.perf_counter_ns()
+    deadline = started + int(max_ms * 1_000_000)
+    medians: list[int] = []
+    steady = False
+    while True:
+        medians.append(int(statistics.median(driver.checked(workload.operation, args, calls, check)) if calls else 0))
+        window = medians[-STEADY_WINDOW:]
+        if len(window) == STEADY_WINDOW and (max(window) - min(window)) <= tolerance * max(min(window), 1):
+            steady = True
+            break
+        if time.perf_counter_ns() >= deadline:
+            break
+    return {"checked": calls * len(medians), "batches": len(medians), "steady": steady,
+            "elapsed_ms": round((time.perf_counter_ns() - started) / 1e6, 3), "batch_medians_ns": medians}
+
+
+def measure(driver: Driver, workload: Workload, args: list, calls: int, min_ms: float, max_calls: int) -> list[int]:
+    """One repetition: back-to-back timed calls with prepared arguments; answers are not checked."""
+    return driver.timed(workload.operation, args, calls, int(min_ms * 1_000_000), max_calls)
+
+
+def handler(workload: Workload, args: list, calls: int, min_ms: float, max_calls: int,
+            repetitions: int) -> list[list[int]]:
+    """The contract's reference behaviour in process, timed as `measure` times a call."""
+    driver = Driver(ReferenceBench())
+    return [measure(driver, workload, args, calls, min_ms, max_calls) for _ in range(repetitions)]

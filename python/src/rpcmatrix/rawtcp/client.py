@@ -4,9 +4,13 @@ from __future__ import annotations
 import socket
 
 from rpcmatrix.contract.model import BenchError
-from rpcmatrix.contract.operations import Operation
+from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.harness.generic_client import GenericClient
 from rpcmatrix.rawtcp.codec import U8, U16, Reader, begin_frame, decoder, encoder, end_frame, read_frame
+
+
+# Per operation id: its id header and its parameters' encoders, built once.
+_REQUESTS = {op.id: (U16.pack(op.id), [encoder(p.type) for p in op.params]) for op in OPERATIONS if not op.is_stream}
 
 
 class RemoteError(Exception):
@@ -29,10 +33,13 @@ class RawTcpClient(GenericClient):
     def call(self, operation: Operation, args: tuple) -> object:
         if self._socket is None:  # the last call broke the connection: open a new one
             self._connect()
+        header, encoders = _REQUESTS[operation.id]
+        if len(args) != len(encoders):
+            raise TypeError(f"{operation.name} takes {len(encoders)} arguments, {len(args)} given")
         frame = begin_frame()
-        frame += U16.pack(operation.id)
-        for param, arg in zip(operation.params, args, strict=True):
-            encoder(param.type)(frame, arg)
+        frame += header
+        for encode, arg in zip(encoders, args):
+            encode(frame, arg)
         try:
             self._socket.sendall(end_frame(frame))
             body = read_frame(self._stream)

@@ -1,16 +1,22 @@
 """Encoding and decoding the contract's types in the rawtcp wire format (idl/rawtcp.md), big-endian.
 
 `encoder(type)` and `decoder(type)` return a function per contract type name, built once and cached, so a
-call does no type dispatch at run time.
+call does no type dispatch at run time. Arrays travel in bulk: float64[] is one numpy conversion each way
+(decoded as a float64 numpy array), structs and lists of structs use generated code (structs.py).
 """
 from __future__ import annotations
 
 import struct
+from array import array
 from collections.abc import Callable
 from functools import lru_cache
-from operator import attrgetter
 
-from rpcmatrix.contract.operations import STRUCT_CLASSES, STRUCTS, snake_case
+import numpy as np
+
+from rpcmatrix.contract.operations import STRUCTS
+from rpcmatrix.rawtcp.structs import struct_decoder, struct_encoder
+
+_BIG_ENDIAN_DOUBLE = np.dtype(">f8")
 
 MAX_FRAME = 64 * 1024 * 1024
 
@@ -89,9 +95,17 @@ def encoder(type_name: str) -> Encoder:
             out += value
         return encode_bytes
     if type_name == "float64[]":
-        def encode_doubles(out: bytearray, values: list[float]) -> None:
-            out += struct.pack(f">I{len(values)}d", len(values), *values)
+        def encode_doubles(out: bytearray, values) -> None:
+            out += U32.pack(len(values))
+            if isinstance(values, np.ndarray):
+                out += values.astype(_BIG_ENDIAN_DOUBLE, copy=False).tobytes()
+            else:  # a list of Python floats: one C loop into native doubles, then one byte swap
+                native = array("d", values)
+                native.byteswap()
+                out += native
         return encode_doubles
+    if type_name[:-2] in STRUCTS:
+        return struct_encoder(type_name[:-2], True, encoder)
     if type_name.endswith("[]"):
         element = encoder(type_name[:-2])
 
@@ -101,12 +115,7 @@ def encoder(type_name: str) -> Encoder:
                 element(out, value)
         return encode_list
     if type_name in STRUCTS:
-        fields = [(attrgetter(snake_case(f.name)), encoder(f.type)) for f in STRUCTS[type_name]]
-
-        def encode_struct(out: bytearray, value) -> None:
-            for get, encode in fields:
-                encode(out, get(value))
-        return encode_struct
+        return struct_encoder(type_name, False, encoder)
     raise ValueError(f"rawtcp cannot carry {type_name}")
 
 
@@ -129,17 +138,19 @@ def decoder(type_name: str) -> Callable[[Reader], object]:
     if type_name == "bytes":
         return lambda reader: bytes(reader.take(reader.count()))
     if type_name == "float64[]":
-        def decode_doubles(reader: Reader) -> list[float]:
+        def decode_doubles(reader: Reader) -> np.ndarray:
             count = reader.count(8)
-            return list(reader.unpack(struct.Struct(f">{count}d")))
+            values = np.frombuffer(reader.data, _BIG_ENDIAN_DOUBLE, count, reader.position)
+            reader.position += 8 * count
+            return values.astype(np.float64)  # native order, and a copy that owns its memory
         return decode_doubles
+    if type_name[:-2] in STRUCTS:
+        return struct_decoder(type_name[:-2], True, decoder)
     if type_name.endswith("[]"):
         element = decoder(type_name[:-2])
         return lambda reader: [element(reader) for _ in range(reader.count())]
     if type_name in STRUCTS:
-        fields = [decoder(f.type) for f in STRUCTS[type_name]]
-        make = STRUCT_CLASSES[type_name]
-        return lambda reader: make(*[decode(reader) for decode in fields])
+        return struct_decoder(type_name, False, decoder)
     raise ValueError(f"rawtcp cannot carry {type_name}")
 
 

@@ -15,13 +15,13 @@ from rpcmatrix.rawtcp.codec import (U16, FrameTooLarge, Reader, begin_frame, dec
 
 STATUS_OK, STATUS_BENCH_ERROR, STATUS_OTHER_ERROR = 0, 1, 2
 
-# Per operation id: the argument decoders, the bound reference method and the result encoder. gRPC's
-# stream (`only`) is not part of this protocol, so its id is an unknown operation here.
+# Per operation id: the argument decoders, the bound reference method and the result encoder. The
+# registry says rawtcp lacks server streaming, so the stream's id is an unknown operation here.
 _reference = ReferenceBench()
 _HANDLERS = {
     op.id: ([decoder(p.type) for p in op.params], getattr(_reference, op.method), encoder(op.returns))
     for op in BY_ID.values()
-    if op.only is None
+    if not op.is_stream
 }
 _encode_string = encoder("string")
 _encode_int32 = encoder("int32")

@@ -3,6 +3,8 @@ float32 as `double` checked by the receiver to be exactly a float32, bytes as `b
 IDL's structs, BenchError as the declared exception (of `fail` and of the operations taking a count)."""
 from __future__ import annotations
 
+import numpy as np
+
 from rpcmatrix.contract import model
 from rpcmatrix.contract.scalars import check_float32
 from rpcmatrix.thrift._generated.rpcmatrix_thrift_gen import ttypes
@@ -63,3 +65,24 @@ def item_from_thrift(i: ttypes.Item) -> model.Item:
                       created=_present(i.created, "Item.created"), updated=_present(i.updated, "Item.updated"),
                       quantity=_present(i.quantity, "Item.quantity"), price=_present(i.price, "Item.price"),
                       weight=float32(_present(i.weight, "Item.weight"), "Item.weight"))
+
+
+def books_to_thrift(books: list[model.Book]) -> list[ttypes.Book]:
+    return [book_to_thrift(b) for b in books]
+
+
+def books_from_thrift(books: list[ttypes.Book]) -> list[model.Book]:
+    return [book_from_thrift(b) for b in books]
+
+
+def items_to_thrift(items: list[model.Item]) -> list[ttypes.Item]:
+    return [item_to_thrift(i) for i in items]
+
+
+def items_from_thrift(items: list[ttypes.Item]) -> list[model.Item]:
+    return [item_from_thrift(i) for i in items]
+
+
+def float_list(values):
+    """fastbinary writes a list<double> fastest from a list of Python floats: convert arrays in one call."""
+    return values.tolist() if isinstance(values, np.ndarray) else values

@@ -1,9 +1,9 @@
 """The Thrift server: thrift's TThreadedServer (one thread per connection, like the other Python servers
 here) with TFramedTransport, the Accelerated binary or compact protocol, TCP_NODELAY on every accepted
-socket, answering with ReferenceBench. Nothing is logged per request; errors go to stderr."""
+socket, answering with ReferenceBench through
+the operation table (table.py). Nothing is logged per request; errors go to stderr."""
 from __future__ import annotations
 
-import functools
 import logging
 import socket
 import threading
@@ -18,105 +18,64 @@ from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.thrift import mapping
 from rpcmatrix.thrift._generated.rpcmatrix_thrift_gen import Bench, ttypes
-from rpcmatrix.thrift.wire import protocol_factory
+from rpcmatrix.thrift.table import MAPPINGS, Mapping
+from rpcmatrix.thrift.wire import encoding_of, protocol_factory
 
 _log = logging.getLogger(__name__)
 
 
-def _faults(method):
-    """The contract's BenchError travels as the declared exception (every operation that can raise it, `fail`
-    and those taking a count, declares it in bench.thrift). Any other error travels as a
-    TApplicationException that says what went wrong (the generated processor would send only "Internal error")."""
-    @functools.wraps(method)
-    def answer(*args):
-        try:
-            return method(*args)
-        except mapping.CarriageError as e:  # such as a float32 argument that is not one
-            raise TApplicationException(TApplicationException.PROTOCOL_ERROR, str(e)) from None
-        except BenchError as e:
-            raise ttypes.BenchError(code=e.code, message=e.message) from None
-        except Exception as e:
-            raise TApplicationException(TApplicationException.INTERNAL_ERROR, f"{type(e).__name__}: {e}") from None
-    return answer
+def _fault(e: Exception) -> Exception:
+    """What a handler raises for `e`. The contract's BenchError travels as the declared exception (every
+    operation that can raise it, `fail` and those taking a count, declares it in bench.thrift). Any other
+    error travels as a TApplicationException that says what went wrong (the generated processor would send
+    only "Internal error")."""
+    if isinstance(e, mapping.CarriageError):  # such as a float32 argument that is not one
+        return TApplicationException(TApplicationException.PROTOCOL_ERROR, str(e))
+    if isinstance(e, BenchError):
+        return ttypes.BenchError(code=e.code, message=e.message)
+    return TApplicationException(TApplicationException.INTERNAL_ERROR, f"{type(e).__name__}: {e}")
+
+
+def _handler(entry: Mapping, method):
+    """The handler of one operation: `method` of the reference between the entry's conversions, made once
+    per shape so that an identity conversion costs no call."""
+    arguments, response = entry.arguments, entry.response
+    if arguments is None and response is None:
+        def handle(*args):
+            try:
+                return method(*args)
+            except Exception as e:
+                raise _fault(e) from None
+    elif arguments is None:
+        def handle(*args):
+            try:
+                return response(method(*args))
+            except Exception as e:
+                raise _fault(e) from None
+    elif response is None:
+        def handle(*args):
+            try:
+                return method(*arguments(*args))
+            except Exception as e:
+                raise _fault(e) from None
+    else:
+        def handle(*args):
+            try:
+                return response(method(*arguments(*args)))
+            except Exception as e:
+                raise _fault(e) from None
+    handle.__name__ = entry.operation.name
+    return handle
 
 
 class BenchHandler(Bench.Iface):
-    """The generated service interface (the IDL's names), answered by the contract's reference."""
+    """The generated service interface (the IDL's names), answered by the contract's reference: one handler
+    per operation of the table, bound at construction."""
 
     def __init__(self, reference: ReferenceBench):
         self._reference = reference
-
-    @_faults
-    def ping(self):
-        self._reference.ping()
-
-    @_faults
-    def echoBool(self, value):
-        return self._reference.echo_bool(value)
-
-    @_faults
-    def echoInt8(self, value):
-        return self._reference.echo_int8(value)
-
-    @_faults
-    def echoInt16(self, value):
-        return self._reference.echo_int16(value)
-
-    @_faults
-    def echoInt32(self, value):
-        return self._reference.echo_int32(value)
-
-    @_faults
-    def echoInt64(self, value):
-        return self._reference.echo_int64(value)
-
-    @_faults
-    def echoFloat32(self, value):
-        return self._reference.echo_float32(mapping.float32(value, "echoFloat32 value"))
-
-    @_faults
-    def echoFloat64(self, value):
-        return self._reference.echo_float64(value)
-
-    @_faults
-    def echoString(self, value):
-        return self._reference.echo_string(value)
-
-    @_faults
-    def echoBytes(self, value):
-        return self._reference.echo_bytes(value)
-
-    @_faults
-    def isPrime(self, n):
-        return self._reference.is_prime(n)
-
-    @_faults
-    def average(self, values):
-        return self._reference.average(values)
-
-    @_faults
-    def randomDoubles(self, count, seed):
-        return self._reference.random_doubles(count, seed)
-
-    @_faults
-    def logTransform(self, values):
-        return self._reference.log_transform(values)
-
-    @_faults
-    def getRecord(self, key):
-        return mapping.record_to_thrift(self._reference.get_record(key))
-
-    @_faults
-    def searchBooks(self, query, count):
-        return [mapping.book_to_thrift(b) for b in self._reference.search_books(query, count)]
-
-    @_faults
-    def getItems(self, count):
-        return [mapping.item_to_thrift(i) for i in self._reference.get_items(count)]
-
-    @_faults
-    def fail(self, code, message):
-        self._reference.fail(code, message)
+        for entry in MAPPINGS:
+            setattr(self, entry.operation.name, _handler(entry, getattr(reference, entry.operation.method)))
 
 
 class NoDelayServerSocket(TServerSocket):
@@ -182,4 +141,4 @@ class ThriftServer:
 
 
 def start(options) -> ThriftServer:
-    return ThriftServer(options.host, options.port, options.wire)
+    return ThriftServer(options.host, options.port, encoding_of(options))

@@ -63,7 +63,7 @@ class XmlRpcServer:
                                     allow_none=False, encoding="utf-8", use_builtin_types=True)
         reference = ReferenceBench()
         for operation in OPERATIONS:
-            if operation.only is None:
+            if not operation.is_stream:
                 self._server.register_function(_handler(operation, reference), operation.name)
         self.port = self._server.server_address[1]
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.2,), name="xmlrpc-accept",

@@ -40,7 +40,9 @@ public interface Bench {
 
     void fail(int code, String message) throws Exception;
 
-    /** gRPC only (contract.json marks it {@code only}); the chunks in order, as received. */
+    /**
+     * Needs server streaming (contract.json), which only some protocols have; the chunks in order, as received.
+     */
     default List<double[]> randomDoublesStream(int count, long seed, int chunk) throws Exception {
         throw new UnsupportedOperationException("randomDoublesStream is not part of this protocol");
     }

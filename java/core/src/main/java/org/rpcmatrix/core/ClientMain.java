@@ -5,20 +5,24 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** A client process: {@code client --host H --port P --idl DIR ...}, then the command loop on stdin. */
+/**
+ * A client process: {@code client --protocol P --host H --port N --idl DIR ...}, then the command loop on stdin.
+ * It connects only when told to ({@code connect}).
+ */
 public final class ClientMain {
     private ClientMain() {
     }
 
     /** Runs the command loop until {@code quit} or end of input, then exits the JVM. */
-    public static void run(String[] args, String defaultProtocol, ClientFactory factory) {
+    public static void run(String[] args, String family, ClientFactory factory) {
         PrintStream answers = ProcessStreams.takeStdout();
         ClientSession session;
         try {
             ClientOptions options = ClientOptions.parse(args);
-            session = new ClientSession(ContractFiles.load(options.idl()), options, defaultProtocol, factory);
+            Launcher.checkFamily(options.protocol(), family);
+            session = new ClientSession(ContractFiles.load(options.idl()), options, factory);
         } catch (Exception e) {
-            System.err.println("client: " + e.getMessage());
+            System.err.println(Launcher.startError("client", e));
             System.exit(2);
             return;
         }

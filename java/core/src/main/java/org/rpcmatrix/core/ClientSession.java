@@ -4,30 +4,32 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The client command loop of runner/PROTOCOL.md, one command line in, one JSON answer line out.
- * Holds the connection between commands; {@link #finished()} turns true after {@code quit}.
+ * Holds the connection and the prepared workloads between commands; {@link #finished()} turns true after
+ * {@code quit}. Nothing connects before {@code connect}; {@code handler} needs no connection at all.
  */
 public final class ClientSession implements AutoCloseable {
     private final ContractFiles files;
     private final ClientOptions options;
     private final ClientFactory factory;
-    private final String protocol;
+    private final Protocol protocol;
+    private final Bench reference = new ReferenceBench();
+    private final Map<String, PreparedWorkload> prepared = new HashMap<>();
     private BenchClient client;
     private boolean finished;
 
-    /**
-     * @param protocol the protocol name in protocol-limits.json ("xmlrpc"); {@code -tls} is appended with --tls
-     */
-    public ClientSession(ContractFiles files, ClientOptions options, String protocol, ClientFactory factory) {
+    public ClientSession(ContractFiles files, ClientOptions options, ClientFactory factory) {
         this.files = files;
         this.options = options;
         this.factory = factory;
-        this.protocol = options.tls() ? protocol + "-tls" : protocol;
+        this.protocol = options.protocol();
     }
 
     public boolean finished() {
@@ -53,11 +55,17 @@ public final class ClientSession implements AutoCloseable {
             case "connect":
                 return connect();
             case "vectors":
-                return vectors(command.path("protocol").asText(protocol));
+                return vectors(command);
+            case "prepare":
+                return prepare(command);
             case "warmup":
-                return warmup(command);
+                return command.has("until_steady") ? warmupUntilSteady(command) : warmup(command);
             case "measure":
                 return measure(command);
+            case "samples":
+                return samples(command);
+            case "handler":
+                return handler(command);
             case "quit":
                 close();
                 finished = true;
@@ -79,16 +87,19 @@ public final class ClientSession implements AutoCloseable {
         }
         long end = System.nanoTime();
         client = connected;
-        return success().put("instantiation_ns", end - start);
+        ObjectNode answer = success().put("instantiation_ns", end - start);
+        Map<String, String> facts = connected.facts();
+        if (!facts.isEmpty()) {
+            ObjectNode object = answer.putObject("facts");
+            facts.forEach(object::put);
+        }
+        return answer;
     }
 
-    private ObjectNode vectors(String vectorsProtocol) {
-        Map<String, String> limits = files.limits(vectorsProtocol);
-        if (limits == null) {
-            return failure("protocol " + vectorsProtocol + " is not in protocol-limits.json");
-        }
+    private ObjectNode vectors(JsonNode command) {
+        Protocol judged = command.has("protocol") ? files.registry().require(command.get("protocol").asText()) : protocol;
         BenchClient connected = connected();
-        List<VectorResult> results = VectorRunner.run(connected, files.vectors(), vectorsProtocol, limits);
+        List<VectorResult> results = VectorRunner.run(connected, files.vectors(), judged);
         ObjectNode answer = success();
         ArrayNode list = answer.putArray("results");
         for (VectorResult result : results) {
@@ -97,66 +108,126 @@ public final class ClientSession implements AutoCloseable {
         return answer;
     }
 
+    private ObjectNode prepare(JsonNode command) {
+        prepared(command, true).clearSamples();
+        return success();
+    }
+
+    /** {@code calls} calls, every answer checked against the contract. */
     private ObjectNode warmup(JsonNode command) throws Exception {
-        Workload workload = workload(command);
-        int calls = count(command, "calls");
+        PreparedWorkload work = prepared(command, true);
+        int calls = Commands.count(command, "calls");
         BenchClient connected = connected();
-        Object[] args = workload.decodeArgs();
-        Object expected = Answers.contractAnswer(workload.op(), args);
+        Object expected = work.expected();
         for (int i = 0; i < calls; i++) {
-            Object actual = workload.op().invoke(connected, args);
-            Optional<String> difference = Answers.difference(workload.op(), expected, actual);
+            Object actual = work.op().invoke(connected, work.args());
+            Optional<String> difference = Answers.difference(work.op(), expected, actual);
             if (difference.isPresent()) {
-                return failure("call " + (i + 1) + " of " + workload.name() + ": " + difference.get());
+                return wrongAnswer(work, i + 1, difference.get());
             }
         }
         return success().put("checked", calls);
     }
 
-    private ObjectNode measure(JsonNode command) throws Exception {
-        Workload workload = workload(command);
-        int calls = count(command, "calls");
-        int repetitions = count(command, "repetitions");
+    /** Batches of {@code calls} checked and timed calls until the last three batch medians agree, or time runs out. */
+    private ObjectNode warmupUntilSteady(JsonNode command) throws Exception {
+        PreparedWorkload work = prepared(command, true);
+        int calls = Commands.count(command, "calls");
+        if (calls < 1) {
+            throw new IllegalArgumentException("\"calls\" must be at least 1 with until_steady");
+        }
+        JsonNode steadyRule = command.get("until_steady");
+        double tolerance = Commands.nonNegative(steadyRule, "tolerance", 0.1);
+        long maxNanos = (long) (Commands.nonNegative(steadyRule, "max_ms", 4000) * 1e6);
         BenchClient connected = connected();
-        Object[] args = workload.decodeArgs();
-        Operation op = workload.op();
-        long[][] samples = new long[repetitions][calls];
-        for (long[] repetition : samples) {
+        Object expected = work.expected();
+        List<Long> medians = new ArrayList<>();
+        long[] times = new long[calls];
+        long begin = System.nanoTime();
+        int checked = 0;
+        boolean steady = false;
+        while (true) {
             for (int i = 0; i < calls; i++) {
                 long start = System.nanoTime();
-                op.invoke(connected, args);
-                repetition[i] = System.nanoTime() - start;
+                Object actual = work.op().invoke(connected, work.args());
+                times[i] = System.nanoTime() - start;
+                Optional<String> difference = Answers.difference(work.op(), expected, actual);
+                if (difference.isPresent()) {
+                    return wrongAnswer(work, checked + i + 1, difference.get());
+                }
+            }
+            checked += calls;
+            medians.add(Timing.median(times));
+            if (Timing.steady(medians, tolerance)) {
+                steady = true;
+                break;
+            }
+            if (System.nanoTime() - begin >= maxNanos) {
+                break;
             }
         }
-        ObjectNode answer = success();
-        ArrayNode lists = answer.putArray("samples_ns");
-        for (long[] repetition : samples) {
-            ArrayNode list = lists.addArray();
-            for (long sample : repetition) {
-                list.add(sample);
-            }
-        }
+        ObjectNode answer = success().put("checked", checked).put("batches", medians.size()).put("steady", steady)
+                .put("elapsed_ms", (System.nanoTime() - begin) / 1_000_000L);
+        ArrayNode list = answer.putArray("batch_medians_ns");
+        medians.forEach(list::add);
         return answer;
     }
 
-    private Workload workload(JsonNode command) {
+    /** One repetition over the transport; its samples go to the workload's buffer, only the count is answered. */
+    private ObjectNode measure(JsonNode command) throws Exception {
+        PreparedWorkload work = prepared(command, true);
+        Commands.Repetition rule = Commands.repetition(command);
+        BenchClient connected = connected();
+        long[] samples = Timing.repetition(connected, work.op(), work.args(), rule.calls(), rule.minNanos(),
+                rule.maxCalls());
+        work.addSamples(samples);
+        return success().put("calls", samples.length);
+    }
+
+    private ObjectNode samples(JsonNode command) {
+        PreparedWorkload work = prepared(command, false);
+        ObjectNode answer = success();
+        Commands.putSamples(answer, work.takeSamples());
+        return answer;
+    }
+
+    /** The reference behaviour in process, no transport: what the contract itself costs with these arguments. */
+    private ObjectNode handler(JsonNode command) throws Exception {
+        PreparedWorkload work = prepared(command, false);
+        Commands.Repetition rule = Commands.repetition(command);
+        int repetitions = command.has("repetitions") ? Commands.count(command, "repetitions") : 1;
+        List<long[]> lists = new ArrayList<>(repetitions);
+        for (int r = 0; r < repetitions; r++) {
+            lists.add(Timing.repetition(reference, work.op(), work.args(), rule.calls(), rule.minNanos(),
+                    rule.maxCalls()));
+        }
+        ObjectNode answer = success();
+        Commands.putSamples(answer, lists);
+        return answer;
+    }
+
+    /**
+     * The named workload's prepared state (built on first use); with {@code overTransport}, refused when the
+     * protocol lacks a capability it needs (the handler runs in process and needs none).
+     */
+    private PreparedWorkload prepared(JsonNode command, boolean overTransport) {
         String name = command.path("workload").asText("");
         Workload workload = files.workload(name);
         if (workload == null) {
             throw new IllegalArgumentException("unknown workload: " + command.path("workload"));
         }
-        if (!workload.belongsTo(protocol)) {
-            throw new IllegalArgumentException("workload " + name + " is not part of " + protocol);
+        if (overTransport) {
+            String reason = protocol.unsupportedReason(workload.needs());
+            if (reason != null) {
+                throw new IllegalArgumentException("workload " + name + " is unsupported on " + protocol.name()
+                        + ": " + reason);
+            }
         }
-        return workload;
+        return prepared.computeIfAbsent(name, n -> new PreparedWorkload(workload));
     }
 
-    private static int count(JsonNode command, String field) {
-        JsonNode value = command.get(field);
-        if (value == null || !value.canConvertToInt() || !value.isIntegralNumber() || value.intValue() < 0) {
-            throw new IllegalArgumentException("\"" + field + "\" must be a non-negative integer");
-        }
-        return value.intValue();
+    private static ObjectNode wrongAnswer(PreparedWorkload work, int call, String difference) {
+        return failure("call " + call + " of " + work.workload().name() + ": " + difference);
     }
 
     private BenchClient connected() {

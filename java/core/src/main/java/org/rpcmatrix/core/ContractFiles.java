@@ -5,28 +5,38 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** What a client reads from the idl folder: vectors, workloads and protocol limits. */
+/**
+ * What a client reads from the idl folder: the protocol registry, the operations' needs (contract.json),
+ * the vectors and the workloads. A vector's or workload's needs are its own and its operation's.
+ */
 public final class ContractFiles {
+    private final ProtocolRegistry registry;
     private final List<Vector> vectors;
     private final Map<String, Workload> workloads;
-    private final Map<String, Map<String, String>> limits;
 
-    private ContractFiles(List<Vector> vectors, Map<String, Workload> workloads,
-            Map<String, Map<String, String>> limits) {
+    private ContractFiles(ProtocolRegistry registry, List<Vector> vectors, Map<String, Workload> workloads) {
+        this.registry = registry;
         this.vectors = vectors;
         this.workloads = workloads;
-        this.limits = limits;
     }
 
     public static ContractFiles load(Path idl) throws IOException {
+        Map<Operation, List<String>> opNeeds = operationNeeds(Json.MAPPER.readTree(idl.resolve("contract.json").toFile()));
         JsonNode vectorsFile = Json.MAPPER.readTree(idl.resolve("vectors.json").toFile());
         JsonNode workloadsFile = Json.MAPPER.readTree(idl.resolve("workloads.json").toFile());
-        JsonNode limitsFile = Json.MAPPER.readTree(idl.resolve("protocol-limits.json").toFile());
-        return new ContractFiles(vectors(vectorsFile), workloads(workloadsFile), limits(limitsFile));
+        return new ContractFiles(ProtocolRegistry.load(idl), vectors(vectorsFile, opNeeds),
+                workloads(workloadsFile, opNeeds));
+    }
+
+    public ProtocolRegistry registry() {
+        return registry;
     }
 
     public List<Vector> vectors() {
@@ -38,12 +48,18 @@ public final class ContractFiles {
         return workloads.get(name);
     }
 
-    /** The tag-to-reason limits of {@code protocol}, or null when protocol-limits.json does not know it. */
-    public Map<String, String> limits(String protocol) {
-        return limits.get(protocol);
+    private static Map<Operation, List<String>> operationNeeds(JsonNode contract) {
+        Map<Operation, List<String>> needs = new EnumMap<>(Operation.class);
+        for (JsonNode op : required(contract, "operations")) {
+            Operation operation = Operation.byName(required(op, "name").textValue());
+            if (operation != null) {
+                needs.put(operation, strings(op.get("needs")));
+            }
+        }
+        return needs;
     }
 
-    private static List<Vector> vectors(JsonNode file) {
+    private static List<Vector> vectors(JsonNode file, Map<Operation, List<String>> opNeeds) {
         List<Vector> vectors = new ArrayList<>();
         for (JsonNode v : required(file, "vectors")) {
             String id = required(v, "id").textValue();
@@ -56,30 +72,30 @@ public final class ContractFiles {
             if (v.has("expect") && !expectContract) {
                 throw new IllegalArgumentException("vector " + id + ": unknown expect " + v.get("expect"));
             }
-            vectors.add(new Vector(id, operation(v, id), required(v, "args"), expectContract, expectedError,
-                    strings(v.get("tags")), strings(v.get("protocols"))));
+            Operation op = operation(v, id);
+            vectors.add(new Vector(id, op, required(v, "args"), expectContract, expectedError,
+                    union(strings(v.get("needs")), opNeeds.get(op))));
         }
         return Collections.unmodifiableList(vectors);
     }
 
-    private static Map<String, Workload> workloads(JsonNode file) {
+    private static Map<String, Workload> workloads(JsonNode file, Map<Operation, List<String>> opNeeds) {
         Map<String, Workload> workloads = new LinkedHashMap<>();
         for (JsonNode w : required(file, "workloads")) {
             String name = required(w, "name").textValue();
-            workloads.put(name, new Workload(name, operation(w, name), required(w, "args"),
-                    required(w, "size").textValue(), strings(w.get("protocols"))));
+            Operation op = operation(w, name);
+            workloads.put(name, new Workload(name, op, required(w, "args"), required(w, "size").textValue(),
+                    union(strings(w.get("needs")), opNeeds.get(op))));
         }
         return Collections.unmodifiableMap(workloads);
     }
 
-    private static Map<String, Map<String, String>> limits(JsonNode file) {
-        Map<String, Map<String, String>> limits = new LinkedHashMap<>();
-        required(file, "limits").fields().forEachRemaining(protocol -> {
-            Map<String, String> reasons = new LinkedHashMap<>();
-            protocol.getValue().fields().forEachRemaining(tag -> reasons.put(tag.getKey(), tag.getValue().textValue()));
-            limits.put(protocol.getKey(), Collections.unmodifiableMap(reasons));
-        });
-        return Collections.unmodifiableMap(limits);
+    private static List<String> union(List<String> own, List<String> operation) {
+        Set<String> all = new LinkedHashSet<>(own);
+        if (operation != null) {
+            all.addAll(operation);
+        }
+        return List.copyOf(all);
     }
 
     private static Operation operation(JsonNode entry, String name) {

@@ -1,23 +1,19 @@
 package org.rpcmatrix.core;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** The command-line flags of runner/PROTOCOL.md: {@code --name value} pairs and the switch {@code --tls}. */
+/** The command-line flags of runner/PROTOCOL.md: {@code --name value} pairs, each allowed name once. */
 final class Flags {
     private final Map<String, String> values = new HashMap<>();
-    private final boolean tls;
 
     private Flags(String[] args, Set<String> allowed) {
-        boolean tlsSeen = false;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
-            if (flag.equals("--tls")) {
-                tlsSeen = true;
-                continue;
-            }
             if (!allowed.contains(flag)) {
                 throw new IllegalArgumentException("unknown flag " + flag);
             }
@@ -26,15 +22,10 @@ final class Flags {
             }
             values.put(flag, args[++i]);
         }
-        this.tls = tlsSeen;
     }
 
     static Flags parse(String[] args, Set<String> allowed) {
         return new Flags(args, allowed);
-    }
-
-    boolean tls() {
-        return tls;
     }
 
     String required(String flag) {
@@ -43,6 +34,11 @@ final class Flags {
             throw new IllegalArgumentException("missing " + flag);
         }
         return value;
+    }
+
+    /** The value of {@code flag}, or null when it was not given. */
+    String optional(String flag) {
+        return values.get(flag);
     }
 
     int port(String flag) {
@@ -61,5 +57,16 @@ final class Flags {
     Path path(String flag) {
         String value = values.get(flag);
         return value == null ? null : Path.of(value);
+    }
+
+    /** {@code --protocol} looked up in the registry of {@code --idl}: an unregistered name is refused. */
+    Protocol protocol() {
+        String name = required("--protocol");
+        Path idl = Path.of(required("--idl"));
+        try {
+            return ProtocolRegistry.load(idl).require(name);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + idl.resolve(ProtocolRegistry.FILE) + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -1,12 +1,15 @@
 package org.rpcmatrix.core;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A server process: {@code server --host H --port P ...}. Prints the ready line once it accepts calls, and on
+ * A server process: {@code server --protocol P --host H --port N --idl DIR ...}. Prints the ready line once it accepts calls, and on
  * SIGTERM closes its listener and exits 0 within 5 seconds (runner/PROTOCOL.md#servers).
  */
 public final class ServerMain {
@@ -15,13 +18,14 @@ public final class ServerMain {
     private ServerMain() {
     }
 
-    public static void run(String[] args, ServerFactory factory) {
+    public static void run(String[] args, String family, Set<String> implementationFlags, ServerFactory factory) {
         PrintStream stdout = ProcessStreams.takeStdout();
         ServerOptions options;
         try {
-            options = ServerOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("server: " + e.getMessage());
+            options = ServerOptions.parse(args, implementationFlags);
+            Launcher.checkFamily(options.protocol(), family);
+        } catch (RuntimeException e) {
+            System.err.println(Launcher.startError("server", e));
             System.exit(2);
             return;
         }
@@ -39,13 +43,24 @@ public final class ServerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopOnce(server, stopped), "server-shutdown"));
         TermSignal.onTerm(terminate::countDown);
 
-        stdout.println("{\"ready\": true, \"port\": " + server.port() + "}");
+        stdout.println(readyLine(server));
         stdout.flush();
 
         awaitQuietly(terminate);
         startWatchdog();
         boolean clean = stopOnce(server, stopped);
         System.exit(clean ? 0 : 1);
+    }
+
+    /** {@code {"ready": true, "port": N}}, with the stack's run-time {@code facts} when it reports any. */
+    static String readyLine(RunningServer server) {
+        ObjectNode line = Json.MAPPER.createObjectNode().put("ready", true).put("port", server.port());
+        Map<String, String> facts = server.facts();
+        if (!facts.isEmpty()) {
+            ObjectNode object = line.putObject("facts");
+            facts.forEach(object::put);
+        }
+        return line.toString();
     }
 
     private static boolean stopOnce(RunningServer server, AtomicBoolean stopped) {

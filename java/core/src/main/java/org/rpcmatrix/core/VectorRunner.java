@@ -2,7 +2,6 @@ package org.rpcmatrix.core;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /** Runs conformance vectors against a client and judges each answer (CONTRACT.md#vectors). */
@@ -12,23 +11,22 @@ final class VectorRunner {
     private VectorRunner() {
     }
 
-    /** Every vector belonging to {@code protocol}, in file order; {@code limits} maps tags to reasons. */
-    static List<VectorResult> run(Bench client, List<Vector> vectors, String protocol, Map<String, String> limits) {
+    /**
+     * Every vector, in file order; one whose needs {@code protocol} lacks is unsupported with the registry's
+     * reason and not sent.
+     */
+    static List<VectorResult> run(Bench client, List<Vector> vectors, Protocol protocol) {
         List<VectorResult> results = new ArrayList<>();
         for (Vector vector : vectors) {
-            if (vector.belongsTo(protocol)) {
-                results.add(runOne(client, vector, limits));
-            }
+            results.add(runOne(client, vector, protocol));
         }
         return results;
     }
 
-    static VectorResult runOne(Bench client, Vector vector, Map<String, String> limits) {
-        for (String tag : vector.tags()) {
-            String reason = limits.get(tag);
-            if (reason != null) {
-                return new VectorResult(vector.id(), VectorResult.UNSUPPORTED, reason);
-            }
+    static VectorResult runOne(Bench client, Vector vector, Protocol protocol) {
+        String unsupported = protocol.unsupportedReason(vector.needs());
+        if (unsupported != null) {
+            return new VectorResult(vector.id(), VectorResult.UNSUPPORTED, unsupported);
         }
         Object[] args;
         Object expected;

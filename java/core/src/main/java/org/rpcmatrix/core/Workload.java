@@ -3,12 +3,11 @@ package org.rpcmatrix.core;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
-/** One timed workload of workloads.json: an operation and its arguments. */
-public record Workload(String name, Operation op, JsonNode args, String size, List<String> protocols) {
-
-    public boolean belongsTo(String protocol) {
-        return protocols.isEmpty() || protocols.contains(protocol);
-    }
+/**
+ * One timed workload of workloads.json: an operation and its arguments. {@code needs}: the capabilities it
+ * needs, its own and its operation's.
+ */
+public record Workload(String name, Operation op, JsonNode args, String size, List<String> needs) {
 
     public Object[] decodeArgs() {
         return decodeArgs(op, args);

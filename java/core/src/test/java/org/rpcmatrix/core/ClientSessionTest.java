@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The command loop of runner/PROTOCOL.md, driven against an in-process fake client. */
+/** The command loop of runner/PROTOCOL.md: connect, vectors and quit, driven against an in-process fake client. */
 class ClientSessionTest {
     private FakeClient fake;
     private ClientSession session;
@@ -18,8 +18,7 @@ class ClientSessionTest {
     @BeforeEach
     void setUp() throws Exception {
         fake = new FakeClient();
-        ClientOptions options = new ClientOptions("127.0.0.1", 1, OperationTest.IDL, null, false);
-        session = new ClientSession(ContractFiles.load(OperationTest.IDL), options, "xmlrpc", o -> fake);
+        session = TestSessions.session("xmlrpc", fake);
     }
 
     private JsonNode send(String command) throws Exception {
@@ -49,6 +48,19 @@ class ClientSessionTest {
         JsonNode answer = send("{\"cmd\": \"connect\"}");
         assertTrue(answer.get("ok").booleanValue());
         assertTrue(answer.get("instantiation_ns").longValue() > 0);
+        assertFalse(answer.has("facts"), "a client without facts answers none");
+    }
+
+    @Test
+    void connectAnswersTheClientsFacts() throws Exception {
+        ClientSession withFacts = TestSessions.session("grpc", new FakeClient() {
+            @Override
+            public Map<String, String> facts() {
+                return Map.of("transport", "epoll");
+            }
+        });
+        JsonNode answer = Json.MAPPER.readTree(withFacts.handle("{\"cmd\": \"connect\"}"));
+        assertEquals("epoll", answer.get("facts").get("transport").textValue());
     }
 
     @Test
@@ -69,7 +81,9 @@ class ClientSessionTest {
         assertTrue(nan.get("reason").textValue().contains("no NaN or infinity"));
         assertEquals("unsupported", results.get("string_c0_controls").get("status").textValue());
 
-        assertFalse(results.containsKey("random_doubles_stream_50k"), "gRPC-only vectors are left out");
+        JsonNode stream = results.get("random_doubles_stream_50k");
+        assertEquals("unsupported", stream.get("status").textValue(), "the operation's needs count too");
+        assertEquals("XML-RPC answers a call with exactly one methodResponse", stream.get("reason").textValue());
         for (String id : new String[] {"ping", "int64_min", "float32_min_subnormal", "float64_negative_zero",
                 "string_1mib", "bytes_1mib", "log_transform_50k", "books_100", "items_1000", "fail_simple",
                 "fail_empty_message", "is_prime_int32_max", "record_unicode_key"}) {
@@ -77,63 +91,27 @@ class ClientSessionTest {
             assertEquals("", results.get(id).get("reason").textValue(), id);
         }
         long passes = results.values().stream().filter(r -> r.get("status").textValue().equals("pass")).count();
-        assertEquals(results.size() - 2 - 7, passes, "all but the two planted faults and seven limited vectors");
+        assertEquals(results.size() - 2 - 10, passes, "all but the two planted faults and ten unsupported vectors");
     }
 
     @Test
-    void protocolOnlyVectorsRunForTheirProtocol() throws Exception {
+    void vectorsRunWhatTheProtocolHas() throws Exception {
         send("{\"cmd\": \"connect\"}");
         Map<String, JsonNode> results = vectors("grpc");
         assertEquals("pass", results.get("random_doubles_stream_uneven").get("status").textValue());
         assertEquals("pass", results.get("float64_nan").get("status").textValue(), "grpc carries NaN");
-        assertFalse(send("{\"cmd\": \"vectors\", \"protocol\": \"smoke-signals\"}").get("ok").booleanValue());
+        JsonNode unregistered = send("{\"cmd\": \"vectors\", \"protocol\": \"smoke-signals\"}");
+        assertFalse(unregistered.get("ok").booleanValue());
+        assertTrue(unregistered.get("error").textValue().contains("protocol 'smoke-signals' is not in idl/protocols.json"));
     }
 
     @Test
     void aWrongErrorIsAFailure() throws Exception {
         Vector vector = new Vector("v", Operation.FAIL, Json.MAPPER.readTree("[7, \"x\"]"), false,
-                new BenchError(8, "x"), java.util.List.of(), java.util.List.of());
-        VectorResult result = VectorRunner.runOne(fake, vector, Map.of());
+                new BenchError(8, "x"), java.util.List.of());
+        VectorResult result = VectorRunner.runOne(fake, vector, TestSessions.protocol("rawtcp"));
         assertEquals("fail", result.status());
         assertEquals("error.code: expected 8, actual 7", result.reason());
-    }
-
-    @Test
-    void warmupChecksEveryAnswer() throws Exception {
-        send("{\"cmd\": \"connect\"}");
-        JsonNode good = send("{\"cmd\": \"warmup\", \"workload\": \"getItems10\", \"calls\": 3}");
-        assertTrue(good.get("ok").booleanValue(), good.toString());
-        assertEquals(3, good.get("checked").intValue());
-        JsonNode unknown = send("{\"cmd\": \"warmup\", \"workload\": \"nope\", \"calls\": 3}");
-        assertFalse(unknown.get("ok").booleanValue());
-        JsonNode streamOnly = send("{\"cmd\": \"warmup\", \"workload\": \"randomDoublesStream50k\", \"calls\": 1}");
-        assertFalse(streamOnly.get("ok").booleanValue(), "a gRPC-only workload on xmlrpc");
-    }
-
-    @Test
-    void warmupStopsAtAWrongAnswer() throws Exception {
-        FakeClient wrong = new FakeClient() {
-            @Override
-            public int echoInt32(int value) {
-                return value + 1;
-            }
-        };
-        ClientOptions options = new ClientOptions("127.0.0.1", 1, OperationTest.IDL, null, false);
-        ClientSession other = new ClientSession(ContractFiles.load(OperationTest.IDL), options, "xmlrpc", o -> wrong);
-        other.handle("{\"cmd\": \"connect\"}");
-        JsonNode answer = Json.MAPPER.readTree(other.handle("{\"cmd\": \"warmup\", \"workload\": \"echoInt32\", \"calls\": 2}"));
-        assertFalse(answer.get("ok").booleanValue());
-        assertEquals("call 1 of echoInt32: result: expected 424242, actual 424243", answer.get("error").textValue());
-    }
-
-    @Test
-    void measureGivesOneSampleListPerRepetition() throws Exception {
-        send("{\"cmd\": \"connect\"}");
-        JsonNode answer = send("{\"cmd\": \"measure\", \"workload\": \"ping\", \"calls\": 5, \"repetitions\": 2}");
-        assertTrue(answer.get("ok").booleanValue());
-        assertEquals(2, answer.get("samples_ns").size());
-        assertEquals(5, answer.get("samples_ns").get(1).size());
-        assertTrue(answer.get("samples_ns").get(0).get(0).isIntegralNumber());
     }
 
     @Test

@@ -1,184 +1,97 @@
 package org.rpcmatrix.grpc;
 
-import com.google.protobuf.ByteString;
-import io.grpc.ChannelCredentials;
-import io.grpc.InsecureChannelCredentials;
+import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.stub.ClientCalls;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.rpcmatrix.core.BenchClient;
-import org.rpcmatrix.core.Book;
 import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.OperationClient;
 import org.rpcmatrix.grpc.proto.BenchGrpc;
-import org.rpcmatrix.grpc.proto.BoolValue;
-import org.rpcmatrix.grpc.proto.BytesValue;
 import org.rpcmatrix.grpc.proto.Doubles;
-import org.rpcmatrix.grpc.proto.Empty;
-import org.rpcmatrix.grpc.proto.FailRequest;
-import org.rpcmatrix.grpc.proto.Float32Value;
-import org.rpcmatrix.grpc.proto.Float64Value;
-import org.rpcmatrix.grpc.proto.GetItemsRequest;
-import org.rpcmatrix.grpc.proto.GetRecordRequest;
-import org.rpcmatrix.grpc.proto.Int16Value;
-import org.rpcmatrix.grpc.proto.Int32Value;
-import org.rpcmatrix.grpc.proto.Int64Value;
-import org.rpcmatrix.grpc.proto.Int8Value;
-import org.rpcmatrix.grpc.proto.IsPrimeRequest;
-import org.rpcmatrix.grpc.proto.RandomDoublesRequest;
 import org.rpcmatrix.grpc.proto.RandomDoublesStreamRequest;
-import org.rpcmatrix.grpc.proto.SearchBooksRequest;
-import org.rpcmatrix.grpc.proto.StringValue;
 
 /**
  * The gRPC client adapter: one long-lived channel (one HTTP/2 connection, grpc-java's keep-alive
- * defaults) and a blocking stub, whose answers are read on the calling thread.
+ * defaults); each unary call is a blocking call (as the generated blocking stub makes it, its answer read on
+ * the calling thread) built from the operation table.
  */
-final class GrpcClient implements BenchClient {
-    private static final Empty EMPTY = Empty.getDefaultInstance();
-
+final class GrpcClient extends OperationClient {
     private final ManagedChannel channel;
-    private final BenchGrpc.BenchBlockingStub stub;
+    private final EventLoopGroup group;
+    private final Map<String, String> facts;
 
     GrpcClient(ManagedChannel channel) {
+        this(channel, null, Map.of());
+    }
+
+    private GrpcClient(ManagedChannel channel, EventLoopGroup group, Map<String, String> facts) {
         this.channel = channel;
-        this.stub = BenchGrpc.newBlockingStub(channel);
+        this.group = group;
+        this.facts = facts;
     }
 
+    /**
+     * One channel on the transport {@link NettyTransport#pick()} chose, with one event loop thread (a channel
+     * uses one event loop whatever the group's size); TLS when the registry's variant says so.
+     */
     static BenchClient connect(ClientOptions options) throws Exception {
-        NettyChannelBuilder builder;
-        if (options.tls()) {
-            TlsFiles files = TlsFiles.in(options.secrets());
-            ChannelCredentials credentials =
-                    TlsChannelCredentials.newBuilder().trustManager(files.caCertificate()).build();
-            builder = NettyChannelBuilder.forAddress(options.host(), options.port(), credentials)
-                    .overrideAuthority(TlsFiles.SERVER_NAME);
-        } else {
-            builder = NettyChannelBuilder.forAddress(options.host(), options.port(),
-                    InsecureChannelCredentials.create());
+        NettyTransport transport = NettyTransport.pick();
+        Map<String, String> facts = new LinkedHashMap<>(transport.facts());
+        SslContext tls = null;
+        if (Security.tls(options.protocol())) {
+            tls = Security.client(TlsFiles.in(options.secrets()));
+            facts.putAll(Security.facts(tls));
         }
-        return new GrpcClient(builder.withOption(ChannelOption.TCP_NODELAY, true).build());
+        EventLoopGroup group = transport.group(1);
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(options.host(), options.port())
+                .channelType(transport.clientChannel())
+                .eventLoopGroup(group)
+                .withOption(ChannelOption.TCP_NODELAY, true);
+        if (tls != null) {
+            builder.sslContext(tls).overrideAuthority(TlsFiles.SERVER_NAME);
+        } else {
+            builder.usePlaintext();
+        }
+        return new GrpcClient(builder.build(), group, Collections.unmodifiableMap(facts));
     }
 
-    @FunctionalInterface
-    private interface Call<T> {
-        T run();
+    @Override
+    public Map<String, String> facts() {
+        return facts;
+    }
+
+    @Override
+    protected Object call(Operation op, Object... args) throws Exception {
+        GrpcOperation<?, ?> mapping = GrpcOperations.UNARY.get(op);
+        if (mapping == null) {
+            throw new IllegalArgumentException(op.contractName() + " is not a unary call");
+        }
+        return unary(mapping, args);
     }
 
     /** Makes one call, turning a failed status back into the contract's BenchError where it is one. */
-    private static <T> T call(Call<T> call) throws Exception {
+    private <Q, R> Object unary(GrpcOperation<Q, R> mapping, Object[] args) throws Exception {
+        Q request = mapping.request().apply(args);
+        R response;
         try {
-            return call.run();
+            response = ClientCalls.blockingUnaryCall(channel, mapping.method(), CallOptions.DEFAULT, request);
         } catch (StatusRuntimeException e) {
             throw BenchErrorStatus.fromStatus(e);
         }
-    }
-
-    @Override
-    public void ping() throws Exception {
-        call(() -> stub.ping(EMPTY));
-    }
-
-    @Override
-    public boolean echoBool(boolean value) throws Exception {
-        return call(() -> stub.echoBool(BoolValue.newBuilder().setValue(value).build())).getValue();
-    }
-
-    @Override
-    public byte echoInt8(byte value) throws Exception {
-        int answer = call(() -> stub.echoInt8(Int8Value.newBuilder().setValue(value).build())).getValue();
-        return ProtoMapping.int8FromWire(answer);
-    }
-
-    @Override
-    public short echoInt16(short value) throws Exception {
-        int answer = call(() -> stub.echoInt16(Int16Value.newBuilder().setValue(value).build())).getValue();
-        return ProtoMapping.int16FromWire(answer);
-    }
-
-    @Override
-    public int echoInt32(int value) throws Exception {
-        return call(() -> stub.echoInt32(Int32Value.newBuilder().setValue(value).build())).getValue();
-    }
-
-    @Override
-    public long echoInt64(long value) throws Exception {
-        return call(() -> stub.echoInt64(Int64Value.newBuilder().setValue(value).build())).getValue();
-    }
-
-    @Override
-    public float echoFloat32(float value) throws Exception {
-        return call(() -> stub.echoFloat32(Float32Value.newBuilder().setValue(value).build())).getValue();
-    }
-
-    @Override
-    public double echoFloat64(double value) throws Exception {
-        return call(() -> stub.echoFloat64(Float64Value.newBuilder().setValue(value).build())).getValue();
-    }
-
-    @Override
-    public String echoString(String value) throws Exception {
-        return call(() -> stub.echoString(StringValue.newBuilder().setValue(value).build())).getValue();
-    }
-
-    @Override
-    public byte[] echoBytes(byte[] value) throws Exception {
-        BytesValue request = BytesValue.newBuilder().setValue(ByteString.copyFrom(value)).build();
-        return call(() -> stub.echoBytes(request)).getValue().toByteArray();
-    }
-
-    @Override
-    public boolean isPrime(int n) throws Exception {
-        return call(() -> stub.isPrime(IsPrimeRequest.newBuilder().setN(n).build())).getValue();
-    }
-
-    @Override
-    public double average(double[] values) throws Exception {
-        Doubles request = ProtoMapping.toWire(values);
-        return call(() -> stub.average(request)).getValue();
-    }
-
-    @Override
-    public double[] randomDoubles(int count, long seed) throws Exception {
-        RandomDoublesRequest request = RandomDoublesRequest.newBuilder().setCount(count).setSeed(seed).build();
-        return ProtoMapping.fromWire(call(() -> stub.randomDoubles(request)));
-    }
-
-    @Override
-    public double[] logTransform(double[] values) throws Exception {
-        Doubles request = ProtoMapping.toWire(values);
-        return ProtoMapping.fromWire(call(() -> stub.logTransform(request)));
-    }
-
-    @Override
-    public Record getRecord(String key) throws Exception {
-        GetRecordRequest request = GetRecordRequest.newBuilder().setKey(key).build();
-        return ProtoMapping.fromWire(call(() -> stub.getRecord(request)));
-    }
-
-    @Override
-    public List<Book> searchBooks(String query, int count) throws Exception {
-        SearchBooksRequest request = SearchBooksRequest.newBuilder().setQuery(query).setCount(count).build();
-        return ProtoMapping.booksFromWire(call(() -> stub.searchBooks(request)));
-    }
-
-    @Override
-    public List<Item> getItems(int count) throws Exception {
-        GetItemsRequest request = GetItemsRequest.newBuilder().setCount(count).build();
-        return ProtoMapping.itemsFromWire(call(() -> stub.getItems(request)));
-    }
-
-    @Override
-    public void fail(int code, String message) throws Exception {
-        FailRequest request = FailRequest.newBuilder().setCode(code).setMessage(message).build();
-        call(() -> stub.fail(request));
+        return mapping.result().apply(response);
     }
 
     /** The chunks as the server streamed them, in order; the caller concatenates them. */
@@ -186,14 +99,17 @@ final class GrpcClient implements BenchClient {
     public List<double[]> randomDoublesStream(int count, long seed, int chunk) throws Exception {
         RandomDoublesStreamRequest request = RandomDoublesStreamRequest.newBuilder()
                 .setCount(count).setSeed(seed).setChunk(chunk).build();
-        return call(() -> {
+        try {
             List<double[]> chunks = new ArrayList<>();
-            Iterator<Doubles> stream = stub.randomDoublesStream(request);
+            Iterator<Doubles> stream = ClientCalls.blockingServerStreamingCall(channel,
+                    BenchGrpc.getRandomDoublesStreamMethod(), CallOptions.DEFAULT, request);
             while (stream.hasNext()) {
                 chunks.add(ProtoMapping.fromWire(stream.next()));
             }
             return chunks;
-        });
+        } catch (StatusRuntimeException e) {
+            throw BenchErrorStatus.fromStatus(e);
+        }
     }
 
     @Override
@@ -201,6 +117,9 @@ final class GrpcClient implements BenchClient {
         channel.shutdown();
         if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
             channel.shutdownNow();
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
         }
     }
 }

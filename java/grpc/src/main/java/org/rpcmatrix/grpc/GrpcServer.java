@@ -1,13 +1,16 @@
 package org.rpcmatrix.grpc;
 
-import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
-import io.grpc.ServerCredentials;
-import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -18,43 +21,75 @@ import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 
 /**
- * The gRPC server: grpc-java on Netty (epoll when the bundled native library loads, NIO otherwise),
- * calls run on a fixed pool of application threads rather than grpc-java's default unbounded cached
- * pool, so a burst cannot create a thread per call. Everything else keeps grpc-java's defaults.
+ * The gRPC server: grpc-java on Netty (epoll when the bundled native library loads, NIO otherwise).
+ * By default calls run on the Netty event loop that read them ({@code directExecutor()}), as grpc-java's own
+ * benchmark server does for unary ping-pong: no hand-off to another thread per call. {@code --executor pool}
+ * runs them on a fixed pool of application threads instead (the choice of servers whose handlers may block).
+ * Everything else keeps grpc-java's defaults.
  */
 final class GrpcServer implements RunningServer {
-    private static final int APPLICATION_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    /** The implementation option choosing where calls run: {@code direct} (default) or {@code pool}. */
+    static final String EXECUTOR_FLAG = "--executor";
+    static final Set<String> FLAGS = Set.of(EXECUTOR_FLAG);
+    private static final int POOL_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
 
     private final Server server;
-    private final ExecutorService executor;
+    private final ExecutorService pool;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Map<String, String> facts;
 
-    private GrpcServer(Server server, ExecutorService executor) {
+    private GrpcServer(Server server, ExecutorService pool, EventLoopGroup boss, EventLoopGroup workers,
+            Map<String, String> facts) {
         this.server = server;
-        this.executor = executor;
+        this.pool = pool;
+        this.boss = boss;
+        this.workers = workers;
+        this.facts = facts;
     }
 
     static RunningServer start(ServerOptions options) throws Exception {
-        ServerCredentials credentials = options.tls() ? tlsCredentials(options) : InsecureServerCredentials.create();
-        InetSocketAddress address =
-                new InetSocketAddress(InetAddress.getByName(options.host()), options.port());
-        ExecutorService executor = Executors.newFixedThreadPool(APPLICATION_THREADS, daemonThreads());
-        Server server = NettyServerBuilder.forAddress(address, credentials)
-                .executor(executor)
+        String executor = options.implementation(EXECUTOR_FLAG, "direct");
+        if (!executor.equals("direct") && !executor.equals("pool")) {
+            throw new IllegalArgumentException(EXECUTOR_FLAG + " must be direct or pool, not " + executor);
+        }
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(options.host()), options.port());
+        NettyTransport transport = NettyTransport.pick();
+        Map<String, String> facts = new LinkedHashMap<>(transport.facts());
+        EventLoopGroup boss = transport.group(1);
+        EventLoopGroup workers = transport.group(0);
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
+                .channelType(transport.serverChannel())
+                .bossEventLoopGroup(boss)
+                .workerEventLoopGroup(workers)
                 .withChildOption(ChannelOption.TCP_NODELAY, true)
-                .addService(new BenchService(new ReferenceBench()))
-                .build();
+                .addService(new BenchService(new ReferenceBench()));
+        if (Security.tls(options.protocol())) {
+            SslContext context = Security.server(TlsFiles.in(options.secrets()));
+            builder.sslContext(context);
+            facts.putAll(Security.facts(context));
+        }
+        ExecutorService pool = null;
+        if (executor.equals("pool")) {
+            pool = Executors.newFixedThreadPool(POOL_THREADS, daemonThreads());
+            builder.executor(pool);
+            facts.put("executor", "fixed pool of " + POOL_THREADS + " threads");
+        } else {
+            builder.directExecutor();
+            facts.put("executor", "direct (on the event loop)");
+        }
+        Server server = builder.build();
         try {
             server.start();
         } catch (Exception e) {
-            executor.shutdownNow();
+            if (pool != null) {
+                pool.shutdownNow();
+            }
+            boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
-        return new GrpcServer(server, executor);
-    }
-
-    private static ServerCredentials tlsCredentials(ServerOptions options) throws Exception {
-        TlsFiles files = TlsFiles.in(options.secrets());
-        return TlsServerCredentials.create(files.serverCertificate(), files.serverKey());
+        return new GrpcServer(server, pool, boss, workers, Collections.unmodifiableMap(facts));
     }
 
     private static ThreadFactory daemonThreads() {
@@ -71,6 +106,11 @@ final class GrpcServer implements RunningServer {
         return server.getPort();
     }
 
+    @Override
+    public Map<String, String> facts() {
+        return facts;
+    }
+
     /** Stops accepting, lets calls in flight finish for a moment, then cancels the rest. */
     @Override
     public void stop() throws InterruptedException {
@@ -79,6 +119,10 @@ final class GrpcServer implements RunningServer {
             server.shutdownNow();
             server.awaitTermination(1, TimeUnit.SECONDS);
         }
-        executor.shutdownNow();
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+        boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
     }
 }

@@ -15,7 +15,7 @@ record TlsFiles(File caCertificate, File serverCertificate, File serverKey) {
 
     static TlsFiles in(Path secrets) {
         if (secrets == null) {
-            throw new IllegalArgumentException("--tls needs --secrets DIR");
+            throw new IllegalArgumentException("TLS needs --secrets DIR");
         }
         return new TlsFiles(existing(secrets.resolve("ca.crt")), existing(secrets.resolve("server.crt")),
                 existing(secrets.resolve("server.key")));

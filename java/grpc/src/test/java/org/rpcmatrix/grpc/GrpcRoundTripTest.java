@@ -45,6 +45,23 @@ class GrpcRoundTripTest {
     }
 
     @Test
+    void everyVectorPassesThroughTheOperationTable() throws Exception {
+        java.nio.file.Path idl = java.nio.file.Path.of("..", "..", "idl");
+        org.rpcmatrix.core.ClientOptions options = new org.rpcmatrix.core.ClientOptions(
+                org.rpcmatrix.core.ProtocolRegistry.load(idl).require("grpc"), "127.0.0.1", 9, idl, null);
+        GrpcClient client = referenceClient();
+        org.rpcmatrix.core.ClientSession session = new org.rpcmatrix.core.ClientSession(
+                org.rpcmatrix.core.ContractFiles.load(idl), options, o -> client);
+        session.handle("{\"cmd\": \"connect\"}");
+        com.fasterxml.jackson.databind.JsonNode answer = org.rpcmatrix.core.Json.MAPPER.readTree(
+                session.handle("{\"cmd\": \"vectors\"}"));
+        assertEquals(org.rpcmatrix.core.ContractFiles.load(idl).vectors().size(), answer.get("results").size());
+        for (com.fasterxml.jackson.databind.JsonNode result : answer.get("results")) {
+            assertEquals("pass", result.get("status").textValue(), result.toString());
+        }
+    }
+
+    @Test
     void failArrivesAsTheSameBenchError() throws Exception {
         GrpcClient client = referenceClient();
         BenchError error = assertThrows(BenchError.class, () -> client.fail(1234, "boom: ünïcode ✓"));

@@ -2,14 +2,14 @@ package org.rpcmatrix.rawtcp;
 
 import org.rpcmatrix.core.Launcher;
 
-/** {@code server --host H --port P} or {@code client --host H --port P --idl DIR}. */
+/** {@code server|client --protocol rawtcp --host H --port N --idl DIR} (runner/PROTOCOL.md). */
 public final class Main {
-    static final String PROTOCOL = "rawtcp";
+    static final String FAMILY = "rawtcp";
 
     private Main() {
     }
 
     public static void main(String[] args) {
-        Launcher.run(args, PROTOCOL, RawTcpServer::start, RawTcpClient::connect);
+        Launcher.run(args, FAMILY, RawTcpServer::start, RawTcpClient::connect);
     }
 }

@@ -129,12 +129,13 @@ final class RawTcpCodec {
             }
         }
 
+        /** The count, then every value in one bulk copy through a big-endian DoubleBuffer view. */
         void doubles(double[] v) {
             i32(v.length);
-            ensure(8 * v.length);
-            for (double d : v) {
-                f64(d);
-            }
+            int bytes = 8 * v.length;
+            ensure(bytes);
+            ByteBuffer.wrap(buf, size, bytes).asDoubleBuffer().put(v);
+            size += bytes;
         }
 
         /** Writes {@code value} as the contract type {@code type}. */
@@ -307,6 +308,7 @@ final class RawTcpCodec {
             return v;
         }
 
+        /** The count, then every value in one bulk copy through a big-endian DoubleBuffer view. */
         double[] doubles() {
             double[] v = new double[count(8)];
             in.asDoubleBuffer().get(v);

@@ -19,7 +19,6 @@ import org.apache.thrift.transport.layered.TLayeredTransport;
 import org.rpcmatrix.core.ReferenceBench;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
-import org.rpcmatrix.thrift.gen.Bench;
 
 /**
  * The Thrift server: TThreadPoolServer, Thrift's blocking server with a pool thread per connection, on the
@@ -55,7 +54,7 @@ final class ThriftServer implements RunningServer {
                 .maxWorkerThreads(MAX_THREADS)
                 .stopTimeoutVal(STOP_SECONDS)
                 .stopTimeoutUnit(TimeUnit.SECONDS);
-        args.processor(new Bench.Processor<>(new BenchHandler(new ReferenceBench())));
+        args.processor(new OperationProcessor(new ReferenceBench()));
         args.transportFactory(new TFramedTransport.Factory());
         args.protocolFactory(wire.protocolFactory());
         TServer server = new TThreadPoolServer(args);

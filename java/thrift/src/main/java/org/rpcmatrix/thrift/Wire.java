@@ -4,22 +4,12 @@ import java.util.Locale;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
+import org.rpcmatrix.core.Protocol;
 
 /** The Thrift protocol (wire encoding) of a server or client; both run on the framed transport. */
 enum Wire {
-    BINARY("thrift-binary"),
-    COMPACT("thrift-compact");
-
-    private final String protocolName;
-
-    Wire(String protocolName) {
-        this.protocolName = protocolName;
-    }
-
-    /** The protocol's name in the manifests, vectors and protocol-limits.json. */
-    String protocolName() {
-        return protocolName;
-    }
+    BINARY,
+    COMPACT;
 
     TProtocolFactory protocolFactory() {
         return switch (this) {
@@ -28,12 +18,17 @@ enum Wire {
         };
     }
 
-    /** Parses the value of {@code --wire}: {@code binary} or {@code compact}. */
-    static Wire parse(String value) {
+    /** The encoding the registry gives the protocol ({@code "encoding": "binary"}); framed is the only transport. */
+    static Wire of(Protocol protocol) {
+        String encoding = protocol.variant("encoding");
+        String transport = protocol.variant("transport");
+        if (transport != null && !transport.equals("framed")) {
+            throw new IllegalArgumentException(protocol.name() + ": transport " + transport + " is not implemented");
+        }
         try {
-            return valueOf(value.toUpperCase(Locale.ROOT));
+            return valueOf(String.valueOf(encoding).toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--wire must be binary or compact, not " + value, e);
+            throw new IllegalArgumentException(protocol.name() + ": encoding " + encoding + " is not implemented", e);
         }
     }
 }

@@ -28,10 +28,40 @@ class ThriftRoundTripTest {
     private static final String HOST = "127.0.0.1";
 
     @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"thrift-binary", "thrift-compact"})
+    void everyVectorPassesOrLacksServerStreaming(String name) throws Exception {
+        java.nio.file.Path idl = java.nio.file.Path.of("..", "..", "idl");
+        org.rpcmatrix.core.Protocol protocol = org.rpcmatrix.core.ProtocolRegistry.load(idl).require(name);
+        Wire wire = Wire.of(protocol);
+        RunningServer server = ThriftServer.start(new ServerOptions(protocol, HOST, 0, idl, null, java.util.Map.of()), wire);
+        try {
+            org.rpcmatrix.core.ClientSession session = new org.rpcmatrix.core.ClientSession(
+                    org.rpcmatrix.core.ContractFiles.load(idl),
+                    new ClientOptions(protocol, HOST, server.port(), idl, null), o -> ThriftClient.connect(o, wire));
+            session.handle("{\"cmd\": \"connect\"}");
+            com.fasterxml.jackson.databind.JsonNode answer = org.rpcmatrix.core.Json.MAPPER.readTree(
+                    session.handle("{\"cmd\": \"vectors\"}"));
+            int unsupported = 0;
+            for (com.fasterxml.jackson.databind.JsonNode result : answer.get("results")) {
+                if (result.get("id").textValue().startsWith("random_doubles_stream")) {
+                    assertEquals("unsupported", result.get("status").textValue(), result.toString());
+                    unsupported++;
+                } else {
+                    assertEquals("pass", result.get("status").textValue(), result.toString());
+                }
+            }
+            assertEquals(3, unsupported);
+            session.close();
+        } finally {
+            server.stop();
+        }
+    }
+
+    @ParameterizedTest
     @EnumSource(Wire.class)
     void callsTravelBothWays(Wire wire) throws Exception {
-        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
-        try (BenchClient client = ThriftClient.connect(new ClientOptions(HOST, server.port(), null, null, false),
+        RunningServer server = ThriftServer.start(new ServerOptions(null, HOST, 0, null, null, java.util.Map.of()), wire);
+        try (BenchClient client = ThriftClient.connect(new ClientOptions(null, HOST, server.port(), null, null),
                 wire)) {
             ReferenceBench reference = new ReferenceBench();
             client.ping();
@@ -55,8 +85,8 @@ class ThriftRoundTripTest {
     @ParameterizedTest
     @EnumSource(Wire.class)
     void theDeclaredExceptionBecomesBenchError(Wire wire) throws Exception {
-        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
-        try (BenchClient client = ThriftClient.connect(new ClientOptions(HOST, server.port(), null, null, false),
+        RunningServer server = ThriftServer.start(new ServerOptions(null, HOST, 0, null, null, java.util.Map.of()), wire);
+        try (BenchClient client = ThriftClient.connect(new ClientOptions(null, HOST, server.port(), null, null),
                 wire)) {
             BenchError error = assertThrows(BenchError.class, () -> client.fail(-1, "<&> Grüße"));
             assertEquals(-1, error.code());
@@ -70,7 +100,7 @@ class ThriftRoundTripTest {
     @ParameterizedTest
     @EnumSource(Wire.class)
     void theServerRejectsAFloat32ThatIsNotOneAndUndeclaredErrorsSayWhy(Wire wire) throws Exception {
-        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
+        RunningServer server = ThriftServer.start(new ServerOptions(null, HOST, 0, null, null, java.util.Map.of()), wire);
         TTransport transport = new TFramedTransport(new TSocket(new TConfiguration(), HOST, server.port()));
         try {
             transport.open();
@@ -93,8 +123,8 @@ class ThriftRoundTripTest {
     @ParameterizedTest
     @EnumSource(Wire.class)
     void stoppingTheServerEndsOpenConnections(Wire wire) throws Exception {
-        RunningServer server = ThriftServer.start(new ServerOptions(HOST, 0, null, null, false), wire);
-        try (BenchClient client = ThriftClient.connect(new ClientOptions(HOST, server.port(), null, null, false),
+        RunningServer server = ThriftServer.start(new ServerOptions(null, HOST, 0, null, null, java.util.Map.of()), wire);
+        try (BenchClient client = ThriftClient.connect(new ClientOptions(null, HOST, server.port(), null, null),
                 wire)) {
             client.ping();
             server.stop();

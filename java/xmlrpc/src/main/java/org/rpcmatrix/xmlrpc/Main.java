@@ -2,14 +2,14 @@ package org.rpcmatrix.xmlrpc;
 
 import org.rpcmatrix.core.Launcher;
 
-/** {@code server --host H --port P} or {@code client --host H --port P --idl DIR}. */
+/** {@code server|client --protocol xmlrpc --host H --port N --idl DIR} (runner/PROTOCOL.md). */
 public final class Main {
-    static final String PROTOCOL = "xmlrpc";
+    static final String FAMILY = "xmlrpc";
 
     private Main() {
     }
 
     public static void main(String[] args) {
-        Launcher.run(args, PROTOCOL, JettyXmlRpcServer::start, XmlRpcBenchClient::connect);
+        Launcher.run(args, FAMILY, JettyXmlRpcServer::start, XmlRpcBenchClient::connect);
     }
 }

@@ -1,0 +1,27 @@
+using System;
+using System.Collections.Generic;
+using RpcMatrix.Core.Hosting;
+using RpcMatrix.RawTcp;
+using RpcMatrix.XmlRpc;
+
+namespace RpcMatrix.Launcher
+{
+    /// <summary>mono RpcMatrix.Launcher.exe server|client --protocol P ...: every .NET protocol behind one entry point.</summary>
+    public static class Program
+    {
+        /// <summary>Protocol family (idl/protocols.json) -> adapter. A new protocol family adds one line here.</summary>
+        private static readonly Dictionary<string, IProtocolAdapter> Adapters = new Dictionary<string, IProtocolAdapter>
+        {
+            { "rawtcp", new RawTcpAdapter() },
+            { "xmlrpc", new XmlRpcAdapter() },
+        };
+
+        public static int Main(string[] args)
+        {
+            int status = Core.Hosting.Launcher.Run(args, Adapters);
+            // Connection and listener threads may still be blocked in the runtime; exit now rather than wait for them.
+            Environment.Exit(status);
+            return status;
+        }
+    }
+}

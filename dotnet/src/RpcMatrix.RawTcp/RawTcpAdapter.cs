@@ -1,0 +1,19 @@
+using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Reference;
+
+namespace RpcMatrix.RawTcp
+{
+    /// <summary>The rawtcp family for the launcher: its server and client adapter. The family has no variants.</summary>
+    public sealed class RawTcpAdapter : IProtocolAdapter
+    {
+        public IBenchServer CreateServer(Options options)
+        {
+            return new RawTcpServer(new ReferenceBench());
+        }
+
+        public IBenchClient CreateClient(Options options)
+        {
+            return new RawTcpBenchClient(options.HostText, options.Port);
+        }
+    }
+}

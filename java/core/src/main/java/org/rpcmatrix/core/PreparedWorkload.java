@@ -1,0 +1,58 @@
+package org.rpcmatrix.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A workload as this process holds it: its arguments, built once for the process's life (so no command
+ * between {@code prepare} and {@code samples} builds any), its expected answer (computed on first need), and
+ * the buffer of sample lists, one per {@code measure} since the last {@code prepare}.
+ */
+final class PreparedWorkload {
+    private final Workload workload;
+    private final Object[] args;
+    private Object expected;
+    private boolean expectedKnown;
+    private final List<long[]> samples = new ArrayList<>();
+
+    PreparedWorkload(Workload workload) {
+        this.workload = workload;
+        this.args = workload.decodeArgs();
+    }
+
+    Workload workload() {
+        return workload;
+    }
+
+    Operation op() {
+        return workload.op();
+    }
+
+    Object[] args() {
+        return args;
+    }
+
+    /** The contract's answer to these arguments, in the form the comparison rules take. */
+    Object expected() throws Exception {
+        if (!expectedKnown) {
+            expected = Answers.contractAnswer(workload.op(), args);
+            expectedKnown = true;
+        }
+        return expected;
+    }
+
+    void addSamples(long[] repetition) {
+        samples.add(repetition);
+    }
+
+    /** The sample lists so far, in order; the buffer is empty afterwards. */
+    List<long[]> takeSamples() {
+        List<long[]> taken = List.copyOf(samples);
+        samples.clear();
+        return taken;
+    }
+
+    void clearSamples() {
+        samples.clear();
+    }
+}

@@ -1,0 +1,65 @@
+"""The gRPC asyncio client: one grpc.aio channel and stub on an event loop this adapter owns. Its methods
+are coroutines; the harness (rpcmatrix.harness.calls.AsyncDriver) runs whole batches of calls on `loop`
+and times each call around its `await`."""
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+
+from rpcmatrix.grpc import mapping, tls
+from rpcmatrix.grpc._generated import bench_pb2_grpc
+from rpcmatrix.grpc.client import target
+from rpcmatrix.grpc.table import MAPPINGS, Mapping
+
+
+def _unary(entry: Mapping, rpc):
+    request, result = entry.request, entry.result
+
+    async def call(*args):
+        try:
+            return result(await rpc(request(*args)))
+        except grpc.RpcError as e:  # grpc.aio.AioRpcError: back to the contract's BenchError where it is one
+            raise mapping.error_from_rpc(e) from None
+    return call
+
+
+def _stream(entry: Mapping, rpc):
+    request, result = entry.request, entry.result
+
+    async def call(*args):
+        try:
+            return [result(message) async for message in rpc(request(*args))]
+        except grpc.RpcError as e:
+            raise mapping.error_from_rpc(e) from None
+    return call
+
+
+class AioGrpcClient:
+    facts = {"api": "grpc.aio"}
+
+    def __init__(self, options):
+        self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)  # grpc.aio binds the channel to the current loop
+        self._channel = self.loop.run_until_complete(self._open(options))
+        stub = bench_pb2_grpc.BenchStub(self._channel)
+        for entry in MAPPINGS:
+            make = _stream if entry.operation.is_stream else _unary
+            setattr(self, entry.operation.method, make(entry, getattr(stub, entry.operation.name)))
+
+    @staticmethod
+    async def _open(options) -> grpc.aio.Channel:
+        where = target(options.host, options.port)
+        if tls.enabled(options):
+            return grpc.aio.secure_channel(where, tls.channel_credentials(options), options=tls.CHANNEL_OPTIONS)
+        return grpc.aio.insecure_channel(where)
+
+    def close(self) -> None:
+        try:
+            self.loop.run_until_complete(self._channel.close())
+        finally:
+            self.loop.close()
+
+
+def connect(options) -> AioGrpcClient:
+    return AioGrpcClient(options)

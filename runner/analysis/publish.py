@@ -1,0 +1,85 @@
+"""Publishing a run: a curated copy of a run of a committed, clean tree into results/published/<run>/."""
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+FILES = ("REPORT.md", "env.json", "verdict.json", "junit.xml", "results.csv", "cells.jsonl")
+OPTIONAL = ("AGREEMENT.md",)
+SAMPLES_LIMIT = 2 * 1024 * 1024
+
+
+class PublishError(Exception):
+    pass
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise PublishError(f"cannot run git in {root}: {e}") from e
+    if done.returncode != 0:
+        raise PublishError(f"git {' '.join(args)} failed in {root}: {done.stderr.strip()[:300]}")
+    return done.stdout
+
+
+def check(run: Path, root: Path) -> dict:
+    """The run's env.json, if the run may be published: made from a clean tree whose commit is HEAD, and the
+    tree still clean now. Raises PublishError saying why not."""
+    try:
+        env = json.loads((run / "env.json").read_text())
+    except (OSError, ValueError) as e:
+        raise PublishError(f"{run} has no readable env.json: {e}") from e
+    info = env.get("run", {})
+    if info.get("git_dirty"):
+        raise PublishError(f"run {run.name} was made from a tree with uncommitted changes (env.json git_dirty): "
+                           "commit, run again, then publish")
+    changed = _git(root, "status", "--porcelain", "--untracked-files=no").rstrip("\n")
+    if changed.strip():
+        files = ", ".join(line[3:] for line in changed.splitlines()[:5])
+        raise PublishError(f"the tree has uncommitted changes to tracked files ({files}"
+                           f"{', …' if len(changed.splitlines()) > 5 else ''}): commit or discard them first")
+    head = _git(root, "rev-parse", "HEAD").strip()
+    commit = info.get("git_commit") or "unknown"
+    if commit != head:
+        raise PublishError(f"run {run.name} was made at commit {commit[:12]}, but HEAD is {head[:12]}: "
+                           "publish runs of the commit checked out")
+    return env
+
+
+def publish(run: Path, root: Path, into: Path) -> Path:
+    """Copies the run's report, environment, verdict, exports, cells, plan (and AGREEMENT.md) into
+    into/<run folder name>/, results.jsonl gzipped, samples.jsonl.gz only if under 2 MiB. Returns the folder."""
+    run = run.resolve()
+    env = check(run, root)
+    missing = [name for name in (*FILES, "results.jsonl") if not (run / name).exists()]
+    if not (run / "plan").is_dir():
+        missing.append("plan/")
+    if missing:
+        raise PublishError(f"run {run.name} lacks {', '.join(missing)}: render it first (python -m analysis render)")
+    target = into / run.name
+    if target.exists():
+        raise PublishError(f"{target} exists already: remove it to publish this run again")
+    target.mkdir(parents=True)
+    for name in FILES + OPTIONAL:
+        if (run / name).exists():
+            shutil.copy2(run / name, target / name)
+    shutil.copytree(run / "plan", target / "plan")
+    with open(run / "results.jsonl", "rb") as src, gzip.open(target / "results.jsonl.gz", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    samples = run / "samples.jsonl.gz"
+    lines = [f"# Published run {run.name}", "",
+             f"Commit `{env['run'].get('git_commit')}`, profile `{(env['run'].get('profile') or {}).get('name')}`. "
+             "The per-cell folders (logs, answers) stay with the run.", ""]
+    if samples.exists() and samples.stat().st_size < SAMPLES_LIMIT:
+        shutil.copy2(samples, target / samples.name)
+        lines.append("Every raw per-call sample is in `samples.jsonl.gz` (one line per cell, workload and pass).")
+    elif samples.exists():
+        lines.append(f"Raw samples stay with the run, not published: `samples.jsonl.gz` is "
+                     f"{samples.stat().st_size / 2**20:.1f} MiB (the limit is {SAMPLES_LIMIT // 2**20} MiB). "
+                     "Each record's `histogram` keeps every call at 3 significant digits.")
+    else:
+        lines.append("The run has no `samples.jsonl.gz` (render it to make one); raw samples are not published.")
+    (target / "PUBLISHED.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
