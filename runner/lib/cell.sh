@@ -39,20 +39,25 @@ plan_rows() {
 
 # Warms every workload of the cell until its batch medians agree (bounded by the profile's max_ms each),
 # before any is measured: JIT compilers (and their threads, on the same cores) would otherwise still be
-# busy with the whole cell's code while the first workloads are timed. The answers go to warmup.jsonl. A
-# wrong answer is left to the workload's own warm-up, which records it; a client that is gone (2) or
-# hangs (3) ends the cell here.
+# busy with the whole cell's code while the first workloads are timed. The passes over the workloads
+# repeat until the cell has warmed for the least time its implementations declare (warmup_s: a JIT
+# runtime pinned to one CPU needs time to compile, whatever the batch medians say). The answers go to
+# warmup.jsonl. A wrong answer is left to the workload's own warm-up, which records it; a client that is
+# gone (2) or hangs (3) ends the cell here.
 warm_cell() {
-  local protocol="$1" cell_dir="$2" name size warmup calls reps min_ms max_calls rc
-  while read -r name size warmup calls reps min_ms max_calls; do
-    [[ -n "$name" ]] || continue
-    rc=0
-    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $calls, \"until_steady\": $STEADY}" || rc=$?
-    ((rc < 2)) || return "$rc"
-    if ((rc == 0)); then
-      jq -c --arg w "$name" '{workload: $w} + del(.ok)' <<<"$CLIENT_ANSWER" >>"$cell_dir/warmup.jsonl"
-    fi
-  done < <(plan_rows "$protocol")
+  local protocol="$1" cell_dir="$2" least_s="$3" started=$SECONDS name size warmup calls reps min_ms max_calls rc
+  while :; do
+    while read -r name size warmup calls reps min_ms max_calls; do
+      [[ -n "$name" ]] || continue
+      rc=0
+      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $calls, \"until_steady\": $STEADY}" || rc=$?
+      ((rc < 2)) || return "$rc"
+      if ((rc == 0)); then
+        jq -c --arg w "$name" '{workload: $w} + del(.ok)' <<<"$CLIENT_ANSWER" >>"$cell_dir/warmup.jsonl"
+      fi
+    done < <(plan_rows "$protocol")
+    ((SECONDS - started < least_s)) || return 0
+  done
 }
 
 # One workload: prepare, the fixed warm-up, then each repetition between two readings of the CPU
@@ -78,7 +83,8 @@ time_workload() {
     cgroup_cpu_us server sa
     if [[ -n "$NETNS_NAME" ]]; then netns_wire wa; else wa=""; fi
     ((rc == 0)) || return "$rc"
-    answered=$(jq -r '.calls // 0' <<<"$CLIENT_ANSWER")
+    answered=0
+    if [[ "$CLIENT_ANSWER" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then answered="${BASH_REMATCH[1]}"; fi
     rows+=("[$answered, $cb, $sb, $ca, $sa, [${wb// /,}], [${wa// /,}]]")
   done
   if [[ -n "$NETNS_NAME" ]]; then accepted_after=$(netns_accepted); fi
@@ -93,8 +99,8 @@ time_workload() {
 }
 
 run_workloads() {
-  local cell_dir="$1" protocol="$2" name size warmup calls reps min_ms max_calls rc=0
-  warm_cell "$protocol" "$cell_dir" || rc=$?
+  local cell_dir="$1" protocol="$2" least_s="$3" name size warmup calls reps min_ms max_calls rc=0
+  warm_cell "$protocol" "$cell_dir" "$least_s" || rc=$?
   record_lost_client "$cell_dir" "$rc" "warm-up: " workloads || return 1
   while read -r name size warmup calls reps min_ms max_calls; do
     [[ -n "$name" ]] || continue
@@ -181,7 +187,7 @@ drive_client() {
   if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
     return
   elif jq -e '[.results[].status] | all(. == "pass" or . == "unsupported")' "$cell_dir/vectors.json" >/dev/null; then
-    run_workloads "$cell_dir" "$protocol" || true
+    run_workloads "$cell_dir" "$protocol" "$(jq -r '.warmup_s // 0' <<<"$cell")" || true
   else
     record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "status", cell_dir: $d, pass: $p, status: "fail",
       from: "workloads", blocked_by: "vectors",

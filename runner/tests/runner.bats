@@ -156,6 +156,18 @@ await_file() {
   record_holds 'echo/alpha→alpha' ping '.warmup_steady.batches >= 1 and (.warmup_steady.steady | type) == "boolean"'
 }
 
+@test "an implementation's warmup_s: the cell's warm-up passes repeat until that much time has gone" {
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha-fast→alpha' --cell 'echo/alpha→alpha'
+  [ "$status" -eq 0 ]
+  local passes_fast passes_plain
+  passes_fast=$(grep -c 'until_steady' "$OUT/cells/echo__alpha-fast-to-alpha/pass1/client.log")
+  passes_plain=$(grep -c 'until_steady' "$OUT/cells/echo__alpha-to-alpha/pass1/client.log")
+  [ "$passes_plain" -eq 4 ]        # one pass over the 4 workloads
+  [ "$passes_fast" -gt 4 ]         # 2 s of warm-up take more than one pass of fake calls
+  [ $((passes_fast % 4)) -eq 0 ]   # whole passes over the workloads
+  jq -e '.warmup_s == 2' "$OUT/cells/echo__alpha-fast-to-alpha/cell.json" >/dev/null
+}
+
 @test "a repetition lasts at least min_ms, however few calls it needs" {
   run "$RPCM" run "${FAST[@]}" --profile timed --cell 'echo/alpha→alpha'
   [ "$status" -eq 0 ]
