@@ -148,6 +148,8 @@ setup_network() {
 setup_cgroups() {
   local tag
   tag=$(printf '%05d' $(($$ % 100000)))
+  # The tag names this run's namespace and cgroups; tests use it to check that nothing of it is left.
+  printf '%s\n' "$tag" >"$OUT/runner.tag"
   CPU_NOTE="utime + stime from /proc/<pid>/stat (10 ms ticks), summed over each process group"
   if cgroup_create "$tag"; then
     CPU_NOTE="usage of a cgroup ($CGROUP_KIND) per side, holding the process group: every thread and child, exited ones included, to the microsecond; read just before and after each repetition"

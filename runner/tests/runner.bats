@@ -17,12 +17,17 @@ teardown() {
   no_leftovers
 }
 
-# Fails (with what is left) when a fake process, a namespace or a cgroup of the runner is still there.
+# Fails (with what is left) when a namespace or a cgroup of one of this test's runs is still there; a
+# process the runner failed to stop keeps its cgroup from being removed, so it shows too. Only this
+# test's runs count (their runner.tag), so other runs on the machine cannot make it fail.
 no_leftovers() {
-  local left
-  left=$(pgrep -af "fixtures/fake_impl.py|runner/floor/bin/floor" || true)
-  left+=$(ip netns list 2>/dev/null | grep '^rpcmatrix-' || true)
-  left+=$(find /sys/fs/cgroup -maxdepth 2 -name 'rpcmatrix-*' 2>/dev/null || true)
+  local left="" tag_file tag
+  for tag_file in "$BATS_TEST_TMPDIR"/*/runner.tag; do
+    [ -f "$tag_file" ] || continue
+    tag=$(cat "$tag_file")
+    left+=$(ip netns list 2>/dev/null | grep "^rpcmatrix-$tag\b" || true)
+    left+=$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag" 2>/dev/null || true)
+  done
   if [ -n "$left" ]; then
     printf 'left behind: %s\n' "$left" >&2
     return 1
