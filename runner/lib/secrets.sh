@@ -6,7 +6,6 @@ set -euo pipefail
 # The name clients verify. Servers may sit in a network namespace at an address no certificate can
 # know in advance, so clients pin this name (TLS target name override) instead of the address.
 readonly SERVER_NAME="server.rpcmatrix.test"
-readonly STORE_PASSWORD="rpcmatrix"
 
 make_ca() {
   local dir="$1"
@@ -23,24 +22,20 @@ make_server_cert() {
     -days 30 -extfile "$dir/server.ext" -out "$dir/server.crt" 2>/dev/null
   # PKCS#8 PEM: what grpc-java, grpcio and most TLS stacks read without extra providers.
   openssl pkcs8 -topk8 -nocrypt -in "$dir/server.rsa.key" -out "$dir/server.key"
-  # PKCS#12 stores for JSSE-based stacks (RMI over TLS, Jetty).
-  openssl pkcs12 -export -name server -in "$dir/server.crt" -inkey "$dir/server.key" \
-    -passout "pass:$STORE_PASSWORD" -out "$dir/server.p12"
-  keytool -importcert -noprompt -alias ca -file "$dir/ca.crt" -storetype PKCS12 \
-    -keystore "$dir/truststore.p12" -storepass "$STORE_PASSWORD" >/dev/null 2>&1 || true
   rm -f "$dir/server.csr" "$dir/server.ext" "$dir/server.rsa.key" "$dir/ca.srl"
 }
 
 main() {
   local dir="${1:?usage: secrets.sh DIR}"
-  if [[ -s "$dir/server.crt" && -s "$dir/server.key" && -s "$dir/ca.crt" ]]; then
+  # Kept while valid for another day; certificates live 30 days, so a long-lived machine gets new ones.
+  if [[ -s "$dir/server.crt" && -s "$dir/server.key" && -s "$dir/ca.crt" ]] &&
+    openssl x509 -checkend 86400 -noout -in "$dir/server.crt" >/dev/null; then
     return 0
   fi
   mkdir -p "$dir"
   chmod 700 "$dir"
   make_ca "$dir"
   make_server_cert "$dir"
-  printf '%s\n' "$STORE_PASSWORD" > "$dir/store-password"
 }
 
 main "$@"
