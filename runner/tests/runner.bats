@@ -347,18 +347,17 @@ await_file() {
   # Background jobs of a script start with SIGINT ignored; give the runner the default a terminal gives.
   python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
     "$RPCM" run "${FAST[@]}" --protocol echo,hang --client alpha --server alpha --command-timeout 30 >"$BATS_TEST_TMPDIR/log" 2>&1 3>&- &
-  local pid=$! tries=0
-  # wait (bounded) until the hanging cell is under way, then interrupt as a terminal would
-  until grep -q 'hang/alpha→alpha' "$BATS_TEST_TMPDIR/log"; do
+  local pid=$! tries=0 log="$OUT/cells/hang__alpha-to-alpha/pass1/client.log"
+  # wait (bounded) until the hanging cell's client hangs in a measure, then interrupt as a terminal would
+  until grep -q '"cmd": "measure"' "$log" 2>/dev/null; do
     tries=$((tries + 1))
-    [ "$tries" -le 600 ] || { echo "the hanging cell never started" >&2; kill -KILL "$pid"; return 1; }
+    [ "$tries" -le 600 ] || { echo "the hanging cell never reached its measure" >&2; kill -KILL "$pid"; return 1; }
     sleep 0.1
   done
-  sleep 2
   kill -INT "$pid"
   wait "$pid" || status=$?
   [ "$status" -eq 130 ]
   grep -q 'interrupted: stopping processes, keeping the records written so far' "$BATS_TEST_TMPDIR/log"
-  [ "$(record_of 'echo/alpha→alpha' vectors .status)" = pass ]
+  [ "$(record_of 'hang/alpha→alpha' vectors .status)" = pass ]
   [ -s "$OUT/REPORT.md" ]
 }
