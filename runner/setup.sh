@@ -8,7 +8,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VENV="$ROOT/.venv"
-RUNNER_PACKAGES=(jq iproute2 ethtool openssl procps util-linux gzip shellcheck bats gcc libc6-dev python3-venv)
+RUNNER_PACKAGES=(jq iproute2 ethtool openssl procps util-linux gzip git shellcheck bats gcc libc6-dev python3-venv)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

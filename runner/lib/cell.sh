@@ -187,7 +187,7 @@ drive_client() {
   if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
     return
   elif jq -e '[.results[].status] | all(. == "pass" or . == "unsupported")' "$cell_dir/vectors.json" >/dev/null; then
-    run_workloads "$cell_dir" "$protocol" "$(jq -r '.warmup_s // 0' <<<"$cell")" || true
+    run_workloads "$cell_dir" "$protocol" "$( ((HONOUR_WARMUP_S)) && jq -r '.warmup_s // 0' <<<"$cell" || echo 0)" || true
   else
     record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "status", cell_dir: $d, pass: $p, status: "fail",
       from: "workloads", blocked_by: "vectors",

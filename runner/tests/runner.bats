@@ -171,6 +171,10 @@ await_file() {
   [ "$passes_fast" -gt 4 ]         # 2 s of warm-up take more than one pass of fake calls
   [ $((passes_fast % 4)) -eq 0 ]   # whole passes over the workloads
   jq -e '.warmup_s == 2' "$OUT/cells/echo__alpha-fast-to-alpha/cell.json" >/dev/null
+  # a profile with "implementation_warmup": false (only proving the paths) makes one pass
+  run "$RPCM" run "${FAST[@]}" --profile timed --cell 'echo/alpha-fast→alpha' --out "$OUT-timed"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c 'until_steady' "$OUT-timed/cells/echo__alpha-fast-to-alpha/pass1/client.log")" -eq 1 ]
 }
 
 @test "a repetition lasts at least min_ms, however few calls it needs" {
