@@ -83,7 +83,7 @@ ensure_thrift_extension() {
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     --force-reinstall --no-deps --no-cache-dir --no-binary thrift "thrift==$version"
   if ! "$VENV/bin/python" -c "$check"; then
-    echo "thrift's C extension does not build (needs gcc and python3-dev): run runner/setup.sh" >&2
+    echo "thrift's C extension does not build (needs g++ and python3-dev): run runner/setup.sh" >&2
     return 1
   fi
 }

@@ -110,6 +110,8 @@ netns_offloads() {
     ip netns exec "$NETNS_NAME" ethtool -K "$NETNS_PEER_IF" "${settings[@]}" >/dev/null 2>&1
 }
 
+# Removes the namespace and the pair, and forgets their names and addresses, so that cells fall back to
+# 127.0.0.1 when the namespace could not be made.
 netns_destroy() {
   if [[ -n "$NETNS_NAME" ]]; then
     ip netns del "$NETNS_NAME" 2>/dev/null || true
@@ -117,7 +119,7 @@ netns_destroy() {
   if [[ -n "$NETNS_HOST_IF" ]]; then
     ip link del "$NETNS_HOST_IF" 2>/dev/null || true
   fi
-  NETNS_NAME=""
+  NETNS_NAME="" NETNS_HOST_IF="" NETNS_PEER_IF="" NETNS_SERVER_IP="" NETNS_CLIENT_IP=""
 }
 
 # netns_wire VAR: VAR = "bytes_c2s bytes_s2c packets_c2s packets_s2c" as seen from the client's end;

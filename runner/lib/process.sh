@@ -61,10 +61,10 @@ stop_group() {
   forget_group "$pgid"
 }
 
-# The group, and its leader too in case it has not called setsid yet.
+# The group; the leader alone if it has not made its group yet. Never both: a second SIGTERM that lands
+# while a runtime is shutting down can change its exit status.
 signal_group() {
-  kill "-$1" -- "-$2" 2>/dev/null || true
-  kill "-$1" "$2" 2>/dev/null || true
+  kill "-$1" -- "-$2" 2>/dev/null || kill "-$1" "$2" 2>/dev/null || true
 }
 
 forget_group() {
