@@ -4,7 +4,6 @@ import json
 import random
 from pathlib import Path
 
-SIZES = ("small", "medium", "large")
 COLUMNS = ("warmup", "calls", "repetitions", "min_ms", "max_calls")
 
 
