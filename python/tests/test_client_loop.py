@@ -236,7 +236,9 @@ def test_an_asynchronous_adapter_runs_on_its_own_loop(idl):
         {"cmd": "quit"},
     ], AsyncReferenceClient, protocol="grpc")
     assert all(a["ok"] for a in answers), answers
-    assert {s for s, _ in statuses(answers[1]).values()} == {"pass"}
+    # gRPC has every capability but remote objects and the security checks (registry), so the rest pass
+    assert {i for i, (s, _) in statuses(answers[1]).items() if s != "pass"} == \
+        {i for i in statuses(answers[1]) if i.startswith(("calculator_", "refuse_"))}
     assert answers[2]["steady"] is True
     assert [len(r) for r in answers[4]["samples_ns"]] == [2]
     assert created[0].closed

@@ -191,7 +191,9 @@ def test_client_and_server_processes(repository, idl):
         assert [a["ok"] for a in answers] == [True] * 4, answers
         results = answers[1]["results"]
         assert {r["id"] for r in results} >= {"random_doubles_stream_50k", "random_doubles_stream_uneven"}
-        assert [r for r in results if r["status"] != "pass"] == []
+        # every vector passes but those needing remote objects or security checks, which gRPC lacks
+        assert [r for r in results if r["status"] != "pass" and not r["id"].startswith(("calculator_", "refuse_"))] == []
+        assert {r["status"] for r in results if r["id"].startswith(("calculator_", "refuse_"))} == {"unsupported"}
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=5) == 0

@@ -62,9 +62,11 @@ def test_random_doubles_with_offset():
 
 def test_every_vector_and_workload_decodes(idl):
     for vector in load_vectors(idl):
-        decode_args(vector.operation, vector.args)
+        if vector.session is None:  # a session vector is a script, not one operation's arguments
+            decode_args(vector.operation, vector.args)
     for workload in load_workloads(idl).values():
-        decode_args(workload.operation, workload.args)
+        if workload.session is None:
+            decode_args(workload.operation, workload.args)
 
 
 def test_vectors_load_with_their_expectations(idl):

@@ -25,7 +25,7 @@ def load_registry(idl: Path) -> dict:
 
 def needs_of(workload: dict, contract: dict) -> list[str]:
     """A workload needs its own capabilities and its operation's."""
-    op = next((o for o in contract["operations"] if o["name"] == workload["op"]), {})
+    op = next((o for o in contract["operations"] if o["name"] == workload.get("op")), {})
     return list(dict.fromkeys(workload.get("needs", []) + op.get("needs", [])))
 
 

@@ -148,7 +148,8 @@ count_wire() {
 start_server() {
   local cell="$1" cell_dir="$2" host="$3"
   local -a argv launch=() pin=()
-  mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT")
+  mkdir -p "$cell_dir/scratch"
+  mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT" "$cell_dir/scratch")
   mapfile -t pin < <(pin_prefix server)
   if [[ -n "$NETNS_NAME" ]]; then launch=(ip netns exec "$NETNS_NAME"); fi
   start_group /dev/null "$cell_dir/server.out" "$cell_dir/server.log" "${launch[@]}" "${pin[@]}" "${argv[@]}"
@@ -161,7 +162,8 @@ start_server() {
 start_client() {
   local cell="$1" cell_dir="$2" host="$3" port="$4"
   local -a argv pin=()
-  mapfile -t argv < <(cell_argv "$cell" client "$host" "$port")
+  mkdir -p "$cell_dir/scratch"
+  mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$cell_dir/scratch")
   mapfile -t pin < <(pin_prefix client)
   client_start "$cell_dir" "${pin[@]}" "${argv[@]}"
   cgroup_join client "$CLIENT_PID"

@@ -95,13 +95,15 @@ check_names() {
 }
 
 # The argv of a cell's role with placeholders filled, one argument per line (arguments never contain
-# newlines). Placeholders: {protocol} {host} {port} {idl} {secrets} {root}.
+# newlines). Placeholders: {protocol} {host} {port} {idl} {secrets} {root} {cell} (a scratch folder that
+# the cell's server and client share, e.g. for a stringified object reference).
 cell_argv() {
-  local cell="$1" role="$2" host="$3" port="$4"
+  local cell="$1" role="$2" host="$3" port="$4" scratch="${5:-}"
   jq -r --arg role "$role" --arg host "$host" --arg port "$port" \
-    --arg idl "$IDL_DIR" --arg secrets "$SECRETS_DIR" --arg root "$ROOT" '
+    --arg idl "$IDL_DIR" --arg secrets "$SECRETS_DIR" --arg root "$ROOT" --arg scratch "$scratch" '
     .protocol as $protocol
     | .["\($role)_argv"][]
     | gsub("\\{protocol\\}"; $protocol) | gsub("\\{host\\}"; $host) | gsub("\\{port\\}"; $port)
-    | gsub("\\{idl\\}"; $idl) | gsub("\\{secrets\\}"; $secrets) | gsub("\\{root\\}"; $root)' <<<"$cell"
+    | gsub("\\{idl\\}"; $idl) | gsub("\\{secrets\\}"; $secrets) | gsub("\\{root\\}"; $root)
+    | gsub("\\{cell\\}"; $scratch)' <<<"$cell"
 }

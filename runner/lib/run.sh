@@ -80,15 +80,16 @@ list_cells() {
 }
 
 print_commands() {
-  local name="$1" cell host="127.0.0.1"
+  local name="$1" cell host="127.0.0.1" scratch="${TMPDIR:-/tmp}/rpcmatrix-cell"
   cell=$(jq -c --arg n "$name" 'select(.name == $n)' <<<"$CELL_LINES" | head -n 1)
   [[ -n "$cell" ]] || die "no cell named '$name' (runner/rpcmatrix cells lists them)"
   [[ "$(jq -r '.error // .unsupported // ""' <<<"$cell")" == "" ]] || die "$name cannot run: $(jq -r '.error // .unsupported' <<<"$cell")"
   printf '# %s — run from %s\n# 1. the server (port 0: the OS picks one; it prints {"ready": true, "port": N}):\n' "$name" "$ROOT"
-  cell_argv "$cell" server "$host" "$FIXED_PORT" | jq -Rrs 'split("\n")[:-1] | map(@sh) | join(" ")'
+  printf '# {cell}, a scratch folder both share: %s (mkdir -p it)\n' "$scratch"
+  cell_argv "$cell" server "$host" "$FIXED_PORT" "$scratch" | jq -Rrs 'split("\n")[:-1] | map(@sh) | join(" ")'
   printf '# 2. the client, with N from the ready line; it reads commands on stdin (runner/PROTOCOL.md):\n'
   printf "printf '%%s\\\\n' '{\"cmd\": \"connect\"}' '{\"cmd\": \"vectors\", \"protocol\": \"%s\"}' '{\"cmd\": \"quit\"}' | " "$(jq -r .protocol <<<"$cell")"
-  cell_argv "$cell" client "$host" "N" | jq -Rrs 'split("\n")[:-1] | map(@sh) | join(" ")'
+  cell_argv "$cell" client "$host" "N" "$scratch" | jq -Rrs 'split("\n")[:-1] | map(@sh) | join(" ")'
 }
 
 # Builds each language the selected cells use, once; a failure marks that language's cells.

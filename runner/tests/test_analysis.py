@@ -43,7 +43,10 @@ def test_plan_filters_by_profile_size_and_protocol():
     assert "randomDoublesStream50k" not in [w["name"] for w in rows]
     assert unsupported["randomDoublesStream50k"] == registry["protocols"]["xmlrpc"]["lacks"]["server-streaming"]
     rows, unsupported = plan.workloads_for(spec, profile, "grpc", registry, contract)
-    assert "randomDoublesStream50k" in [w["name"] for w in rows] and unsupported == {}
+    assert "randomDoublesStream50k" in [w["name"] for w in rows]
+    assert unsupported == {"calculatorSession": registry["protocols"]["grpc"]["lacks"]["remote-references"]}
+    rows, unsupported = plan.workloads_for(spec, profile, "rmi", registry, contract)
+    assert "calculatorSession" in [w["name"] for w in rows] and "randomDoublesStream50k" in unsupported
     juric_spec, juric = plan.load_profile(IDL, "juric")
     rows, _ = plan.workloads_for(juric_spec, juric, "rawtcp", registry, contract)
     assert [r["calls"] for r in rows] == [1000] * 8 and rows[0]["repetitions"] == 12

@@ -223,10 +223,9 @@ def corba_members(body: str, resolve) -> list:
     return [(m.group(2), resolve(m.group(1))) for m in members]
 
 
-def check_corba(text: str) -> None:
-    text = strip_comments(text)
-    resolve = corba_resolver(text)
-    interface = struct_fields(text, "interface", "Bench")
+def corba_methods(text: str, resolve, name: str) -> dict:
+    """Operation name -> (return type, [(param, type)], raises clause) of IDL interface `name`."""
+    interface = struct_fields(text, "interface", name)
     methods = {}
     for statement in filter(None, (s.strip() for s in interface.split(";"))):
         m = re.fullmatch(r"(.+?)\s+(\w+)\s*\(([^)]*)\)\s*(raises\s*\([^)]*\))?", statement, re.S)
@@ -237,6 +236,13 @@ def check_corba(text: str) -> None:
             assert a and a.group(1) == "in", arg
             params.append((a.group(3), resolve(a.group(2))))
         methods[m.group(2)] = (resolve(m.group(1)), params, " ".join((m.group(4) or "").split()))
+    return methods
+
+
+def check_corba(text: str) -> None:
+    text = strip_comments(text)
+    resolve = corba_resolver(text)
+    methods = corba_methods(text, resolve, "Bench")
     contract = contract_ops("corba")
     assert set(methods) == set(contract)
     for struct, fields in STRUCTS.items():
@@ -249,6 +255,16 @@ def check_corba(text: str) -> None:
         assert params == [(p["name"], corba_type(p["type"])) for p in op["params"]], name
         assert ret == corba_type(op["returns"]), name
         assert raises == ("raises (BenchError)" if op.get("raises") else ""), name
+    # the remote objects (CONTRACT.md#objects): interface types travel as references
+    interfaces = {i["name"] for i in CONTRACT["objects"]["interfaces"]}
+    for interface in CONTRACT["objects"]["interfaces"]:
+        declared = corba_methods(text, lambda t: t if t in interfaces else resolve(t), interface["name"])
+        assert set(declared) == {o["name"] for o in interface["operations"]}, interface["name"]
+        for op in interface["operations"]:
+            ret, params, raises = declared[op["name"]]
+            assert params == [(p["name"], corba_type(p["type"])) for p in op["params"]], op["name"]
+            assert ret == (op["returns"] if op["returns"] in interfaces else corba_type(op["returns"])), op["name"]
+            assert raises == "", op["name"]
 
 
 def test_corba_idl_declares_the_contract():
@@ -404,8 +420,29 @@ def test_vectors_and_workloads_name_contract_operations(name):
     assert items
     known = {o["name"]: len(o["params"]) for o in CONTRACT["operations"]}
     for item in items:
+        if "session" in item:  # a session on the contract's remote objects, not one operation
+            assert "op" not in item and item["session"] == "calculator", item
+            assert CONTRACT["objects"]["needs"] == ["remote-references"] and "remote-references" in item["needs"], item
+            continue
         assert item["op"] in known, item
         assert len(item["args"]) == known[item["op"]], item
+
+
+SCRIPTS = {"session", "isolation", "released"}
+ATTACKS = {"missing-security-header": "ws-security", "expired-timestamp": "ws-security",
+           "replayed-message": "ws-security", "wrong-password": "username-token",
+           "tampered-body": "message-signature", "unknown-certificate": "message-signature",
+           "no-client-certificate": "client-certificate", "untrusted-client-certificate": "client-certificate"}
+
+
+def test_session_and_attack_vectors_are_the_ones_the_contract_describes():
+    vectors = json.loads((IDL / "vectors.json").read_text())["vectors"]
+    assert {v["script"] for v in vectors if "session" in v} == SCRIPTS
+    attacks = {v["attack"]: v["needs"] for v in vectors if "attack" in v}
+    assert attacks == {a: [need] for a, need in ATTACKS.items()}
+    text = (IDL / "CONTRACT.md").read_text()
+    for name in [*SCRIPTS, *ATTACKS]:
+        assert f"`{name}`" in text, name
 
 
 def test_every_operation_that_raises_declares_it_in_each_idl():

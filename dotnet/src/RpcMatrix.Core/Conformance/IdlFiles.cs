@@ -51,10 +51,13 @@ namespace RpcMatrix.Core.Conformance
                 var vector = new Vector
                 {
                     Id = (string)json["id"],
-                    Op = (string)json["op"],
-                    Args = (List<object>)json["args"],
-                    Expect = json.ContainsKey("expect") ? (string)json["expect"] : null,
+                    Op = Text(json, "op"),
+                    Args = json.ContainsKey("args") ? (List<object>)json["args"] : new List<object>(),
+                    Expect = Text(json, "expect"),
                     Needs = Strings(json, "needs"),
+                    Session = Text(json, "session"),
+                    Script = Text(json, "script"),
+                    Attack = Text(json, "attack"),
                 };
                 if (json.ContainsKey("expect_error"))
                 {
@@ -76,13 +79,19 @@ namespace RpcMatrix.Core.Conformance
                 var workload = new Workload
                 {
                     Name = (string)json["name"],
-                    Op = (string)json["op"],
+                    Op = Text(json, "op"),
                     Args = (List<object>)json["args"],
                     Needs = Strings(json, "needs"),
+                    Session = Text(json, "session"),
                 };
                 workloads.Add(workload.Name, workload);
             }
             return workloads;
+        }
+
+        private static string Text(Dictionary<string, object> json, string key)
+        {
+            return json.ContainsKey(key) ? (string)json[key] : null;
         }
 
         private static string[] Strings(Dictionary<string, object> json, string key)

@@ -18,5 +18,12 @@ namespace RpcMatrix.Core.Conformance
 
         /// <summary>Capabilities of idl/protocols.json the vector needs (besides its operation's).</summary>
         public string[] Needs = new string[0];
+
+        /// <summary>"calculator" for a session vector (no Op): Script names the script (CONTRACT.md#vectors).</summary>
+        public string Session;
+        public string Script;
+
+        /// <summary>The defect the server must refuse, for an attack vector (CONTRACT.md#vectors); else null.</summary>
+        public string Attack;
     }
 }

@@ -10,5 +10,7 @@ namespace RpcMatrix.Core.Conformance
         public List<object> Args;
         /// <summary>Capabilities of idl/protocols.json the workload needs (besides its operation's).</summary>
         public string[] Needs = new string[0];
+        /// <summary>"calculator" for a session workload (no Op): one call is one session (CONTRACT.md#objects).</summary>
+        public string Session;
     }
 }

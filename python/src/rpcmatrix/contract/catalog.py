@@ -37,29 +37,33 @@ class Protocol:
 @dataclass(frozen=True)
 class Vector:
     id: str
-    operation: Operation
+    operation: Operation | None  # None for a session vector
     args: list  # as written in the JSON file; decode with values.decode_args
     expect: str | None = None  # None: an echo of the first argument; "contract": the reference's answer
     expect_error: dict | None = None  # {"code": int, "message": str}
     own_needs: tuple[str, ...] = ()
+    session: str | None = None  # "calculator": a script on remote objects (CONTRACT.md#vectors)
+    script: str | None = None
+    attack: str | None = None  # a defect the server must refuse (CONTRACT.md#vectors)
 
     @property
     def needs(self) -> tuple[str, ...]:
-        return self.own_needs + self.operation.needs
+        return self.own_needs + (self.operation.needs if self.operation else ())
 
 
 @dataclass(frozen=True)
 class Workload:
     name: str
-    operation: Operation
+    operation: Operation | None  # None for a session workload
     args: list
     size: str
     headline: bool = False
     own_needs: tuple[str, ...] = ()
+    session: str | None = None  # "calculator": one session per call (CONTRACT.md#objects)
 
     @property
     def needs(self) -> tuple[str, ...]:
-        return self.own_needs + self.operation.needs
+        return self.own_needs + (self.operation.needs if self.operation else ())
 
 
 def _read(path: Path) -> dict:
@@ -67,7 +71,13 @@ def _read(path: Path) -> dict:
         return json.load(f)
 
 
-def _operation(name: str, where: str) -> Operation:
+def _operation(entry: dict, where: str) -> Operation | None:
+    """The entry's operation; None for a session entry, which names a session instead."""
+    name = entry.get("op")
+    if name is None:
+        if "session" in entry:
+            return None
+        raise ValueError(f"{where}: no operation")
     if name not in BY_NAME:
         raise ValueError(f"{where}: unknown operation {name!r}")
     return BY_NAME[name]
@@ -93,11 +103,14 @@ def load_vectors(idl: Path) -> list[Vector]:
     return [
         Vector(
             id=v["id"],
-            operation=_operation(v["op"], f"vector {v['id']}"),
-            args=v["args"],
+            operation=_operation(v, f"vector {v['id']}"),
+            args=v.get("args", []),
             expect=v.get("expect"),
             expect_error=v.get("expect_error"),
             own_needs=tuple(v.get("needs", ())),
+            session=v.get("session"),
+            script=v.get("script"),
+            attack=v.get("attack"),
         )
         for v in _read(Path(idl) / "vectors.json")["vectors"]
     ]
@@ -107,11 +120,12 @@ def load_workloads(idl: Path) -> dict[str, Workload]:
     return {
         w["name"]: Workload(
             name=w["name"],
-            operation=_operation(w["op"], f"workload {w['name']}"),
+            operation=_operation(w, f"workload {w['name']}"),
             args=w["args"],
             size=w["size"],
             headline=bool(w.get("headline", False)),
             own_needs=tuple(w.get("needs", ())),
+            session=w.get("session"),
         )
         for w in _read(Path(idl) / "workloads.json")["workloads"]
     }

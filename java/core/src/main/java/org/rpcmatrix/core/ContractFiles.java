@@ -73,8 +73,9 @@ public final class ContractFiles {
                 throw new IllegalArgumentException("vector " + id + ": unknown expect " + v.get("expect"));
             }
             Operation op = operation(v, id);
-            vectors.add(new Vector(id, op, required(v, "args"), expectContract, expectedError,
-                    union(strings(v.get("needs")), opNeeds.get(op))));
+            vectors.add(new Vector(id, op, v.has("args") ? v.get("args") : Json.MAPPER.createArrayNode(),
+                    expectContract, expectedError, union(strings(v.get("needs")), op == null ? null : opNeeds.get(op)),
+                    text(v, "session"), text(v, "script"), text(v, "attack")));
         }
         return Collections.unmodifiableList(vectors);
     }
@@ -85,7 +86,7 @@ public final class ContractFiles {
             String name = required(w, "name").textValue();
             Operation op = operation(w, name);
             workloads.put(name, new Workload(name, op, required(w, "args"), required(w, "size").textValue(),
-                    union(strings(w.get("needs")), opNeeds.get(op))));
+                    union(strings(w.get("needs")), op == null ? null : opNeeds.get(op)), text(w, "session")));
         }
         return Collections.unmodifiableMap(workloads);
     }
@@ -98,13 +99,21 @@ public final class ContractFiles {
         return List.copyOf(all);
     }
 
+    /** The entry's operation; null for a session entry, which names a session instead (CONTRACT.md#objects). */
     private static Operation operation(JsonNode entry, String name) {
+        if (!entry.has("op") && entry.has("session")) {
+            return null;
+        }
         String opName = required(entry, "op").textValue();
         Operation op = Operation.byName(opName);
         if (op == null) {
             throw new IllegalArgumentException(name + ": unknown operation " + opName);
         }
         return op;
+    }
+
+    private static String text(JsonNode entry, String field) {
+        return entry.has(field) ? entry.get(field).textValue() : null;
     }
 
     private static List<String> strings(JsonNode array) {

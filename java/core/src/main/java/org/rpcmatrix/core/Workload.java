@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * One timed workload of workloads.json: an operation and its arguments. {@code needs}: the capabilities it
- * needs, its own and its operation's.
+ * needs, its own and its operation's. A session workload ({@code session} "calculator") has no {@code op}: one
+ * call is one session on remote objects (CONTRACT.md#objects).
  */
-public record Workload(String name, Operation op, JsonNode args, String size, List<String> needs) {
+public record Workload(String name, Operation op, JsonNode args, String size, List<String> needs, String session) {
 
     public Object[] decodeArgs() {
         return decodeArgs(op, args);
