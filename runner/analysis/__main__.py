@@ -26,6 +26,9 @@ def prepare(args) -> int:
     workloads = json.loads((Path(args.idl) / "workloads.json").read_text())
     env["run"]["baseline"] = workloads.get("baseline")
     env["run"]["headline_workloads"] = [w["name"] for w in workloads["workloads"] if w.get("headline")]
+    vectors = json.loads((Path(args.idl) / "vectors.json").read_text())["vectors"]
+    # the report's table of negative tests: which vectors are attacks, and on what
+    env["run"]["attack_vectors"] = {v["id"]: v["attack"] for v in vectors if "attack" in v}
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
     return 0

@@ -67,9 +67,9 @@ def _json_or_none(path: Path) -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def _instantiation_us(cell_dir: Path) -> float | None:
+def _instantiation_us(cell_dir: Path, key: str = "instantiation_ns") -> float | None:
     answer = _json_or_none(cell_dir / "connect.json")
-    return answer.get("instantiation_ns", 0) / 1000.0 if answer else None
+    return answer[key] / 1000.0 if answer and answer.get(key) is not None else None
 
 
 def _facts(cell_dir: Path) -> dict:
@@ -110,6 +110,13 @@ def vectors_record(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     rec = _base(run, cell, "vectors", facts["pass"])
     rec.update(status=status, reason=reason, calls=len(results), vectors=results,
                instantiation_us=_instantiation_us(cell_dir), facts=_facts(cell_dir))
+    stub = _instantiation_us(cell_dir, "instantiation_stub_ns")
+    if stub is not None:  # from a reference already obtained (no registry or naming lookup)
+        rec["instantiation_stub_us"] = stub
+    metadata = _json_or_none(cell_dir / "metadata.json")
+    if metadata is not None:  # whether the client could consume the server's published metadata
+        rec["metadata"] = {"consumable": metadata.get("consumable") if metadata.get("ok") else None,
+                           "reason": metadata.get("reason") or metadata.get("error") or ""}
     return [rec]
 
 

@@ -58,6 +58,11 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return out + [""]
 
 
+def _cell_text(text: str) -> str:
+    """Text on one line, for a table cell (_table escapes the pipes)."""
+    return " ".join(text.split())
+
+
 def _get(rec: dict, dotted: str):
     value = rec
     for key in dotted.split("."):
@@ -230,7 +235,7 @@ class Report:
         out = self.header() + self.environment() + self.floor_section() + self.host_section()
         for protocol in self.protocols:
             out += self.protocol_section(protocol)
-        out += self.side_by_side() + self.baseline_section() + self.footnotes()
+        out += self.negative_tests() + self.side_by_side() + self.baseline_section() + self.footnotes()
         return "\n".join(out) + "\n"
 
     def header(self) -> list[str]:
@@ -409,6 +414,61 @@ class Report:
             rows.append(row)
         return _table(["client \\ server"] + servers, rows)
 
+    def metadata_matrix(self, protocol: str) -> list[str]:
+        """Whether each client stack could build its client from each server's published metadata (a SOAP
+        server's ?wsdl), beside the calls, which use the contract's own IDL."""
+        cells = [c for c in self.cells_of(protocol) if "metadata" in (self.by_key.get((c["name"], "vectors")) or {})]
+        if not cells:
+            return []
+        servers = list(dict.fromkeys(c["server"] for c in cells))
+        rows = []
+        for client in dict.fromkeys(c["client"] for c in cells):
+            row = [f"**{client}**"]
+            for server in servers:
+                m = (self.by_key.get((f"{protocol}/{client}→{server}", "vectors")) or {}).get("metadata")
+                if m is None:
+                    row.append("–")
+                else:
+                    mark = {True: "✅", False: "❌", None: "💥 not checked"}[m["consumable"]]
+                    row.append(f"{mark} {self.note(m['reason'])}" if m["reason"] else mark)
+            rows.append(row)
+        return ["### Published metadata", "",
+                "Can the client's stack build a working client from the metadata the server publishes (not "
+                "the contract's own file, which the calls use)?", ""] + _table(["client \\ server"] + servers, rows)
+
+    def negative_tests(self) -> list[str]:
+        """The attack vectors (CONTRACT.md#vectors) of every cell whose protocol has what they need: each must
+        be refused, and the server must serve a correct call right after."""
+        attacks = self.env["run"].get("attack_vectors") or {}
+        rows, shown = [], []
+        for c in self.cells:
+            rec = self.by_key.get((c["name"], "vectors"))
+            results = {v["id"]: v for v in (rec or {}).get("vectors", []) if v["id"] in attacks}
+            ran = {i: v for i, v in results.items() if v["status"] != "unsupported"}
+            if ran:
+                shown += [i for i in attacks if i in ran and i not in shown]
+                rows.append((c["name"], ran))
+        if not rows:
+            return []
+        shown = [i for i in attacks if i in shown]
+        table = []
+        for name, ran in rows:
+            cells = []
+            for i in shown:
+                v = ran.get(i)
+                if v is None:
+                    cells.append("–")
+                else:
+                    mark, reason = STATUS_MARK.get(v["status"], v["status"]), _cell_text(v.get("reason", ""))
+                    # how a refusal looked fits in the table; why a test failed goes to the notes, whole
+                    cells.append(mark if not reason else f"{mark} {reason[:90]}" if v["status"] == "pass"
+                                 else f"{mark} {self.note(v['reason'])}")
+            table.append([f"`{name}`"] + cells)
+        return ["## Negative tests: what secured servers refuse", "",
+                "Each defective call must be refused (the note says how) and a correct call on a new connection "
+                "must succeed right after (CONTRACT.md, attacks). – = the protocol does not have what the test "
+                "needs.", ""] + _table(["cell"] + [f"{i} ({attacks[i]})" for i in shown], table)
+
     def matrix_cell(self, name: str) -> str:
         rec = self.by_key.get((name, "vectors"))
         if rec is None:
@@ -479,7 +539,7 @@ class Report:
 
     def protocol_section(self, protocol: str) -> list[str]:
         out = [f"## {protocol}", "", "### Interop: vectors per cell", ""] + self.interop_matrix(protocol)
-        out += self.unsupported_vectors(protocol) + self.unsupported_workload_list(protocol)
+        out += self.metadata_matrix(protocol) + self.unsupported_vectors(protocol) + self.unsupported_workload_list(protocol)
         out += self.implementations(protocol) + self.stack_notes(protocol)
         out += ["### Figures per timed workload", ""]
         if self.multi:
@@ -590,12 +650,14 @@ class Report:
             recs = [r for (cell, w), rs in self.groups.items() if cell == c["name"] for r in rs
                     if r["status"] == "pass" and r.get("rss_kb")]
             inst = self.fig(c["name"], "vectors", "instantiation_us", strict=False)
+            stub = self.fig(c["name"], "vectors", "instantiation_stub_us", strict=False)
             if not recs and inst is None:
                 continue
             peak = lambda k: max((r["rss_kb"].get(k) or 0 for r in recs), default=0) or None
             threads = lambda k: sorted({(r.get("threads") or {}).get(k) for r in recs} - {None})
             span = lambda v: "–" if not v else (str(v[0]) if len(v) == 1 else f"{v[0]}–{v[-1]}")
-            rows.append([f"{c['client']}→{c['server']}", self.fmt(inst, 3, 1 / 1000),
+            rows.append([f"{c['client']}→{c['server']}", self.fmt(inst, 3, 1 / 1000)
+                         + (f" ({self.fmt(stub, 3, 1 / 1000)} from a stub in hand)" if stub else ""),
                          _num(peak("client_peak") / 1024 if peak("client_peak") else None),
                          _num(peak("server_peak") / 1024 if peak("server_peak") else None),
                          _num(peak("server_after") / 1024 if peak("server_after") else None),
@@ -605,7 +667,7 @@ class Report:
         return ["#### Instantiation, memory and threads", "",
                 "Peaks are reset before each workload's repetitions; shown is the largest over the workloads. "
                 "Threads: the processes' threads at the end of each workload (range over the workloads).", ""] + _table(
-            ["client→server", "instantiation, ms (stub to first reply)", "client peak RSS, MiB", "server peak RSS, MiB",
+            ["client→server", "instantiation, ms (stub, with any registry or naming lookup, to first reply)", "client peak RSS, MiB", "server peak RSS, MiB",
              "server RSS after, MiB", "server threads", "client threads"], rows)
 
     def ratio(self, cell: dict, w: str) -> float | None:

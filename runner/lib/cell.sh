@@ -169,6 +169,21 @@ start_client() {
   cgroup_join client "$CLIENT_PID"
 }
 
+# For a protocol whose registry entry names published metadata (a SOAP server's ?wsdl): can the client's
+# stack build a client from what this server publishes? The answer goes beside the vectors. A client that
+# does not answer ends the cell, as for the vectors.
+check_metadata() {
+  local cell_dir="$1" protocol="$2" rc=0
+  jq -e --arg p "$protocol" '.protocols[$p].metadata // empty' "$IDL_DIR/protocols.json" >/dev/null || return 0
+  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"metadata\", \"protocol\": \"$protocol\"}" || rc=$?
+  if ((rc >= 2)); then
+    record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "vectors", cell_dir: $d, pass: $p}')"
+    record_lost_client "$cell_dir" "$rc" "metadata: " workloads || true
+    return 1
+  fi
+  printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/metadata.json"
+}
+
 # Runs the vectors and, only when they all passed or are unsupported, the timed workloads.
 drive_client() {
   local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0
@@ -185,6 +200,7 @@ drive_client() {
     return
   fi
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/vectors.json"
+  check_metadata "$cell_dir" "$protocol" || return 0
   record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "vectors", cell_dir: $d, pass: $p}')"
   if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
     return

@@ -61,8 +61,8 @@ await_file() {
 @test "cells: every client implementation × every server implementation, gaps as unsupported rows with a reason" {
   run "$RPCM" cells --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]
-  # 16 protocols: echo has 3 clients (alpha, alpha-fast, beta) × 2 servers, the other 15 2 × 2
-  [ "$(grep -c . <<<"$output")" -eq 66 ]
+  # 17 protocols: echo has 3 clients (alpha, alpha-fast, beta) × 2 servers, the other 16 2 × 2
+  [ "$(grep -c . <<<"$output")" -eq 70 ]
   grep -qx $'gap/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
   grep -qx $'nope/alpha→beta\tunsupported: alpha cannot speak nope: no library' <<<"$output"
   grep -qx $'echo/alpha-fast→beta\truns' <<<"$output"
@@ -254,6 +254,17 @@ await_file() {
   [[ "$(record_of 'echo/gamma→alpha' vectors .reason)" == "build of gamma failed: gamma: compiler exploded"* ]]
   [ "$(record_of 'echo/alpha→gamma' ping .status)" = error ]
   [ "$(record_of 'echo/alpha→alpha' ping .status)" = pass ]
+}
+
+@test "{cell} is a folder the cell's server and client share; published metadata is checked where the registry names it" {
+  run "$RPCM" run "${FAST[@]}" --protocol published,echo --cell 'published/alpha→alpha,echo/alpha→alpha'
+  [ "$status" -eq 0 ]
+  [ "$(record_of 'published/alpha→alpha' vectors .status)" = pass ] # the client found the server through {cell}
+  [ "$(record_of 'published/alpha→alpha' vectors .metadata.consumable)" = true ]
+  [ "$(record_of 'echo/alpha→alpha' vectors .metadata)" = null ] # echo's registry entry names no metadata
+  grep -q '"cmd": "metadata"' "$OUT/cells/"published*/pass1/client.log
+  ! grep -q '"cmd": "metadata"' "$OUT/cells/"echo*/pass1/client.log
+  grep -q '### Published metadata' "$OUT/REPORT.md"
 }
 
 @test "an unregistered protocol and an unsupported role are rows with their reasons" {

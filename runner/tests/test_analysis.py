@@ -128,6 +128,30 @@ def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
     assert "**Stability**: 1 of 2 timed workloads are marked ⚠" in text
 
 
+def test_report_negative_tests_and_published_metadata(tmp_path):
+    run = _run_dir(tmp_path)
+    env = json.loads((run / "env.json").read_text())
+    env["run"]["attack_vectors"] = {"refuse_a": "wrong-password", "refuse_b": "tampered-body"}
+    (run / "env.json").write_text(json.dumps(env))
+    cells = [{"name": f"x/{c}→s", "protocol": "x", "client": c, "server": "s"} for c in ("a", "b")]
+    cells.append({"name": "raw/a→a", "protocol": "raw", "client": "a", "server": "a"})
+    refused = {"id": "refuse_a", "status": "pass", "reason": "SOAP Fault | wsse:FailedAuthentication"}
+    answered = {"id": "refuse_a", "status": "fail", "reason": "the server answered the defective call"}
+    not_here = {"id": "refuse_b", "status": "unsupported", "reason": "signs nothing"}
+    recs = [_rec("x/a→s", "vectors", "pass", vectors=[{"id": "v", "status": "pass"}, refused, not_here]),
+            _rec("x/b→s", "vectors", "fail", vectors=[answered, not_here]),
+            _rec("raw/a→a", "vectors", "pass", vectors=[{"id": "refuse_a", "status": "unsupported", "reason": "-"}])]
+    recs[0]["metadata"] = {"consumable": True, "reason": ""}
+    recs[1]["metadata"] = {"consumable": False, "reason": "xsd:import answers with HTML"}
+    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    negative = text.split("## Negative tests")[1]
+    assert "| cell | refuse_a (wrong-password) |" in negative and "refuse_b" not in negative.split("\n\n## ")[0]
+    assert "| `x/a→s` | ✅ SOAP Fault \\| wsse:FailedAuthentication |" in negative
+    assert "| `x/b→s` | ❌ [" in negative and "raw/a→a" not in negative
+    assert "### Published metadata" in text and "| **a** | ✅ |" in text and "| **b** | ❌ [" in text
+    assert "xsd:import answers with HTML" in text
+
+
 def test_records_last_one_wins(tmp_path):
     run = tmp_path
     lines = [{"cell": "c", "workload": "w", "status": "error"}, {"cell": "c", "workload": "w", "status": "pass"}]
