@@ -94,12 +94,19 @@ generate_grpc() {
   "$VENV/bin/python" -m rpcmatrix.grpc.codegen --idl "$ROOT/idl"
 }
 
+# omniORBpy stubs and skeletons are generated from idl/bench.idl by omniidl (from the omniORB wheel) into a
+# gitignored package; the module regenerates only when the IDL is newer.
+generate_corba() {
+  "$VENV/bin/python" -m rpcmatrix.corba.codegen --idl "$ROOT/idl"
+}
+
 main() {
   ensure_venv
   install_package
   ensure_thrift_extension
   generate_thrift
   generate_grpc
+  generate_corba
 }
 
 main "$@"

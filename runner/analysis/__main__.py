@@ -29,6 +29,9 @@ def prepare(args) -> int:
     vectors = json.loads((Path(args.idl) / "vectors.json").read_text())["vectors"]
     # the report's table of negative tests: which vectors are attacks, and on what
     env["run"]["attack_vectors"] = {v["id"]: v["attack"] for v in vectors if "attack" in v}
+    registry = json.loads((Path(args.idl) / "protocols.json").read_text())["protocols"]
+    env["run"]["registry"] = {name: {"family": p["family"], "variant": p.get("variant", {})}
+                              for name, p in registry.items() if name in protocols}
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
     return 0

@@ -235,7 +235,7 @@ class Report:
         out = self.header() + self.environment() + self.floor_section() + self.host_section()
         for protocol in self.protocols:
             out += self.protocol_section(protocol)
-        out += self.negative_tests() + self.side_by_side() + self.baseline_section() + self.footnotes()
+        out += self.negative_tests() + self.side_by_side() + self.message_sizes() + self.baseline_section() + self.footnotes()
         return "\n".join(out) + "\n"
 
     def header(self) -> list[str]:
@@ -467,7 +467,7 @@ class Report:
         return ["## Negative tests: what secured servers refuse", "",
                 "Each defective call must be refused (the note says how) and a correct call on a new connection "
                 "must succeed right after (CONTRACT.md, attacks). – = the protocol does not have what the test "
-                "needs.", ""] + _table(["cell"] + [f"{i} ({attacks[i]})" for i in shown], table)
+                "needs.", ""] + _table(["cell"] + [attacks[i] for i in shown], table)
 
     def matrix_cell(self, name: str) -> str:
         rec = self.by_key.get((name, "vectors"))
@@ -732,6 +732,55 @@ class Report:
         if not rows:
             return out + ["No cell has figures on both sides yet.", ""]
         return out + _table(["cell"] + workloads, rows)
+
+    def wire_bytes(self, protocol: str, w: str) -> float | None:
+        """Bytes per call, both directions, median over the protocol's cells that counted them."""
+        values = []
+        for c in self.cells_of(protocol):
+            up, down = (self.fig(c["name"], w, f"wire_per_call.bytes_{d}") for d in ("c2s", "s2c"))
+            if up and down:
+                values.append(up["median"] + down["median"])
+        return stats.median_ci(values)["median"] if values else None
+
+    def plain_sibling(self, protocol: str) -> str | None:
+        """The protocol of the same family and variant but without security (SOAP for WS-Security)."""
+        registry = self.env["run"].get("registry") or {}
+        me = registry.get(protocol)
+        if not me or me["variant"].get("security", "none") == "none":
+            return None
+        plain = {**me["variant"], "security": "none"}
+        return next((name for name, p in registry.items()
+                     if p["family"] == me["family"] and p["variant"] == plain and name in self.protocols), None)
+
+    def message_sizes(self) -> list[str]:
+        workloads = [w for w in self.env["run"].get("headline_workloads", [])
+                     if any(self.wire_bytes(p, w) for p in self.protocols)]
+        if not workloads:
+            return []
+        rows = []
+        for protocol in self.protocols:
+            row, any_value = [f"`{protocol}`"], False
+            sibling = self.plain_sibling(protocol)
+            for w in workloads:
+                size = self.wire_bytes(protocol, w)
+                if size is None:
+                    row.append("–")
+                    continue
+                any_value = True
+                text = _num(size, 4)
+                base = self.wire_bytes(self.baseline, w) if self.baseline else None
+                if base and protocol != self.baseline:
+                    text += f" (×{size / base:.1f} {self.baseline}"
+                    plain = self.wire_bytes(sibling, w) if sibling else None
+                    text += f", ×{size / plain:.1f} {sibling})" if plain else ")"
+                row.append(text)
+            if any_value:
+                rows.append(row)
+        return ["## Message size on the wire", "",
+                f"Bytes per call, both directions (Ethernet frames: headers, handshakes and acknowledgements "
+                f"included), median over each protocol's cells; in brackets as a multiple of `{self.baseline}` and, "
+                "for a secured variant, of the same protocol without security.", ""] + _table(
+            ["protocol"] + workloads, rows)
 
     def footnotes(self) -> list[str]:
         if not self.notes:

@@ -145,11 +145,31 @@ def test_report_negative_tests_and_published_metadata(tmp_path):
     recs[1]["metadata"] = {"consumable": False, "reason": "xsd:import answers with HTML"}
     text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
     negative = text.split("## Negative tests")[1]
-    assert "| cell | refuse_a (wrong-password) |" in negative and "refuse_b" not in negative.split("\n\n## ")[0]
+    assert "| cell | wrong-password |" in negative and "tampered-body" not in negative.split("\n\n## ")[0]
     assert "| `x/a→s` | ✅ SOAP Fault \\| wsse:FailedAuthentication |" in negative
     assert "| `x/b→s` | ❌ [" in negative and "raw/a→a" not in negative
     assert "### Published metadata" in text and "| **a** | ✅ |" in text and "| **b** | ❌ [" in text
     assert "xsd:import answers with HTML" in text
+
+
+def test_report_message_size_against_the_baseline_and_the_plain_variant(tmp_path):
+    run = _run_dir(tmp_path)
+    env = json.loads((run / "env.json").read_text())
+    env["run"]["registry"] = {"raw": {"family": "raw", "variant": {}},
+                              "soap": {"family": "soap", "variant": {"security": "none"}},
+                              "wss": {"family": "soap", "variant": {"security": "x509"}}}
+    (run / "env.json").write_text(json.dumps(env))
+    cells = [{"name": f"{p}/a→a", "protocol": p, "client": "a", "server": "a"} for p in ("raw", "soap", "wss")]
+    recs = []
+    for cell, up, down in (("raw/a→a", 70, 70), ("soap/a→a", 300, 300), ("wss/a→a", 2100, 2100)):
+        r = _rec(cell, "ping", "pass")
+        r.update(rtt_us={"p50": 10.0, "p99": 10.0, "trimmed_mean": 10.0, "cv": 0.1, "rep_cv": 0.01},
+                 wire_per_call={"bytes_c2s": up, "bytes_s2c": down, "packets_c2s": 1, "packets_s2c": 1})
+        recs += [_rec(cell, "vectors", "pass", vectors=[{"id": "v", "status": "pass"}]), r]
+    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    sizes = text.split("## Message size on the wire")[1]
+    assert "| `soap` | 600 (×4.3 raw) |" in sizes
+    assert "| `wss` | 4200 (×30.0 raw, ×7.0 soap) |" in sizes
 
 
 def test_records_last_one_wins(tmp_path):

@@ -18,7 +18,7 @@ VECTORS = json.loads((IDL / "vectors.json").read_text())["vectors"]
 WORKLOADS = json.loads((IDL / "workloads.json").read_text())["workloads"]
 MANIFESTS = sorted(ROOT.glob("*/manifest.json"))
 ROLES = ("server", "client")
-PLACEHOLDERS = {"protocol", "host", "port", "idl", "secrets", "root"}
+PLACEHOLDERS = {"protocol", "host", "port", "idl", "secrets", "root", "cell"}
 
 
 # ------------------------------------------------------------------------------------------------ registry

@@ -1,7 +1,10 @@
 using System;
 using System.Collections.Generic;
 using RpcMatrix.Core.Hosting;
+using RpcMatrix.JsonRpc;
 using RpcMatrix.RawTcp;
+using RpcMatrix.Remoting;
+using RpcMatrix.Soap;
 using RpcMatrix.XmlRpc;
 
 namespace RpcMatrix.Launcher
@@ -14,6 +17,9 @@ namespace RpcMatrix.Launcher
         {
             { "rawtcp", new RawTcpAdapter() },
             { "xmlrpc", new XmlRpcAdapter() },
+            { "soap", new SoapAdapter() },
+            { "dotnet-remoting", new RemotingAdapter() },
+            { "jsonrpc", new JsonRpcAdapter() },
         };
 
         public static int Main(string[] args)

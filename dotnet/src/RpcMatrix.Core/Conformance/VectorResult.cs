@@ -17,6 +17,8 @@ namespace RpcMatrix.Core.Conformance
         public string Reason { get; private set; }
 
         public static VectorResult Pass(string id) { return new VectorResult(id, "pass", ""); }
+        /// <summary>A pass that says what was seen, e.g. the refusal of an attack.</summary>
+        public static VectorResult Pass(string id, string reason) { return new VectorResult(id, "pass", reason); }
         public static VectorResult Fail(string id, string reason) { return new VectorResult(id, "fail", reason); }
         public static VectorResult Unsupported(string id, string reason) { return new VectorResult(id, "unsupported", reason); }
         public static VectorResult Error(string id, string reason) { return new VectorResult(id, "error", reason); }

@@ -34,6 +34,10 @@ namespace RpcMatrix.Core.Conformance
             {
                 return VectorResult.Unsupported(vector.Id, unsupported);
             }
+            if (vector.Session != null)
+            {
+                return CalculatorSessions.Run(vector, remote);
+            }
             if (op == null)
             {
                 return VectorResult.Error(vector.Id, "unknown operation " + vector.Op);
@@ -46,6 +50,10 @@ namespace RpcMatrix.Core.Conformance
             catch (Exception e)
             {
                 return VectorResult.Error(vector.Id, "bad vector: " + e.Message);
+            }
+            if (vector.Attack != null)
+            {
+                return AttackVectors.Run(remote, vector, op, args);
             }
             Func<IBench, object> call = OperationInvoker.Bind(op.Name, args);
             object actual;

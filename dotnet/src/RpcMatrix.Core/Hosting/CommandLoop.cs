@@ -70,6 +70,7 @@ namespace RpcMatrix.Core.Hosting
                     case "measure": return Measure(command);
                     case "samples": return Samples(command);
                     case "handler": return Handler(command);
+                    case "metadata": return Metadata();
                     case "quit":
                         quit = true;
                         Disconnect();
@@ -102,6 +103,20 @@ namespace RpcMatrix.Core.Hosting
             var answer = Ok();
             answer["instantiation_ns"] = MonotonicClock.ElapsedNanoseconds(start, end);
             answer["facts"] = RuntimeFacts.Collect();
+            return answer;
+        }
+
+        private Dictionary<string, object> Metadata()
+        {
+            var checker = Connected() as IMetadataClient;
+            if (checker == null)
+            {
+                return Failure("this client cannot check the metadata " + protocol.Name + " servers publish");
+            }
+            string reason;
+            var answer = Ok();
+            answer["consumable"] = checker.PublishedMetadata(out reason);
+            answer["reason"] = reason;
             return answer;
         }
 
@@ -259,6 +274,10 @@ namespace RpcMatrix.Core.Hosting
 
         private string Check(PreparedWorkload workload, object actual)
         {
+            if (workload.Operation == null)
+            {
+                return CalculatorSessions.Compare(workload.Expected(reference), actual);
+            }
             return ValueComparer.CompareResult(workload.Operation.Name, workload.Expected(reference), actual);
         }
 

@@ -17,16 +17,23 @@ namespace RpcMatrix.Core.Hosting
         public PreparedWorkload(Workload workload)
         {
             Workload = workload;
+            Samples = new List<ArraySegment<long>>();
+            if (workload.Session != null)
+            {
+                // A session workload has no Operation: one call is one calculator session (CONTRACT.md#objects).
+                Call = CalculatorSessions.Bind(workload.Session, ValueDecoder.DecodeArguments(new[] { "int32" }, workload.Args));
+                return;
+            }
             Operation = Operations.ByName(workload.Op);
             if (Operation == null)
             {
                 throw new ArgumentException("unknown operation " + workload.Op);
             }
             Call = OperationInvoker.Bind(Operation.Name, ValueDecoder.DecodeArguments(Operation.ParamTypes, workload.Args));
-            Samples = new List<ArraySegment<long>>();
         }
 
         public Workload Workload { get; private set; }
+        /// <summary>null for a session workload.</summary>
         public OperationInfo Operation { get; private set; }
 
         /// <summary>The operation bound to the prepared arguments: no lookup or decoding on the timed path.</summary>

@@ -1,7 +1,8 @@
 """The client process of runner/PROTOCOL.md: one JSON command per line on stdin, one JSON answer per line
 on stdout. A protocol supplies `connect(options)`, returning an adapter with the Bench methods in snake_case
 (see rpcmatrix.contract.reference.ReferenceBench), `close()`, and optionally `facts` (a dict answered by
-`connect`); an asynchronous adapter has coroutine methods and its own event loop in `.loop`
+`connect`) and `published_metadata()` (for `metadata`: {"consumable": bool, "reason": str}, whether the
+stack can build a client from what the server publishes); an asynchronous adapter has coroutine methods and its own event loop in `.loop`
 (rpcmatrix.harness.calls). `options.registered` is the protocol's registry entry."""
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import TextIO
 
 from rpcmatrix.contract.catalog import Workload, load_protocol, load_vectors, load_workloads
 from rpcmatrix.contract.operations import BY_NAME
-from rpcmatrix.contract.values import decode_args
+from rpcmatrix.contract.values import decode, decode_args
 from rpcmatrix.harness import workloads
 from rpcmatrix.harness.calls import Driver, driver_for
 from rpcmatrix.harness.conformance import run_vectors
@@ -74,6 +75,13 @@ class CommandLoop:
         protocol = self.options.registered if name == self.options.protocol else load_protocol(self.options.idl, name)
         return {"results": run_vectors(self.connected(), self.vectors, protocol)}
 
+    def do_metadata(self, command: dict) -> dict:
+        self.connected()
+        check = getattr(self.client, "published_metadata", None)
+        if check is None:
+            raise ValueError(f"this client cannot check the metadata {self.options.protocol} servers publish")
+        return check()
+
     def do_prepare(self, command: dict) -> dict:
         workload = self.supported_workload(command)
         self.args_of(workload)
@@ -131,7 +139,9 @@ class CommandLoop:
     def args_of(self, workload: Workload) -> list:
         args = self.arguments.get(workload.name)
         if args is None:
-            args = self.arguments[workload.name] = decode_args(workload.operation, workload.args)
+            args = self.arguments[workload.name] = (
+                [decode("int32", a) for a in workload.args] if workload.session is not None  # N of a session
+                else decode_args(workload.operation, workload.args))
         return args
 
     def connected(self) -> Driver:

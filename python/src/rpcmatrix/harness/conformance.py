@@ -5,9 +5,12 @@ from __future__ import annotations
 from rpcmatrix.contract.catalog import Protocol, Vector
 from rpcmatrix.contract.compare import difference, result_difference
 from rpcmatrix.contract.model import BenchError
+from rpcmatrix.contract.operations import BY_NAME
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.contract.values import decode_args
+from rpcmatrix.harness.attacks import attack_outcome
 from rpcmatrix.harness.calls import Driver, bind
+from rpcmatrix.harness.sessions import calculators_of, run_script
 
 
 def run_vectors(driver: Driver, vectors: list[Vector], protocol: Protocol) -> list[dict]:
@@ -21,6 +24,10 @@ def _outcome(driver: Driver, reference: ReferenceBench, vector: Vector, protocol
     reason = protocol.unsupported_reason(vector.needs)
     if reason is not None:
         return _status("unsupported", reason)
+    if vector.attack is not None:  # a defective call the server must refuse (harness/attacks.py)
+        return attack_outcome(driver.target, vector)
+    if vector.session is not None:  # a script on remote objects (harness/sessions.py)
+        return _session_outcome(driver, vector)
     operation = vector.operation
     try:
         args = decode_args(operation, vector.args)
@@ -40,6 +47,16 @@ def _outcome(driver: Driver, reference: ReferenceBench, vector: Vector, protocol
                                f"{vector.expect_error['message']!r}}}, but the call returned")
     found = result_difference(operation, expected, actual)
     return _status("pass") if found is None else _status("fail", found)
+
+
+def _session_outcome(driver: Driver, vector: Vector) -> dict:
+    if vector.session != "calculator":
+        return _status("error", f"unknown session {vector.session!r}")
+    try:
+        calculators = calculators_of(driver.target)
+    except RuntimeError as e:
+        return _status("error", str(e))
+    return run_script(vector.script or "", calculators, lambda: driver.once(BY_NAME["ping"], []))
 
 
 def _expected(reference: ReferenceBench, vector: Vector, args: list) -> object:

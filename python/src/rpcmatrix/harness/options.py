@@ -13,6 +13,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", required=True, help="the address to bind or dial, exactly")
     parser.add_argument("--idl", type=Path, required=True, help="the idl/ folder")
     parser.add_argument("--secrets", type=Path, default=None, help="the folder of keys and certificates")
+    parser.add_argument("--cell", type=Path, default=None,
+                        help="the cell's scratch folder, shared by its server and client (an object reference)")
 
 
 def resolve_protocol(options: argparse.Namespace, families: tuple[str, ...]) -> None:

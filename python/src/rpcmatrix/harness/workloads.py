@@ -5,9 +5,10 @@ import statistics
 import time
 
 from rpcmatrix.contract.catalog import Workload
-from rpcmatrix.contract.compare import result_difference
+from rpcmatrix.contract.compare import difference, result_difference
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.harness.calls import Driver
+from rpcmatrix.harness.calls import Driver, checked_calls, timed_calls
+from rpcmatrix.harness.sessions import calculators_of, expected_total, reference_calculators, session_call
 
 STEADY_WINDOW = 3  # batches whose medians must agree
 
@@ -18,10 +19,16 @@ class WrongAnswer(Exception):
 
 def _checker(workload: Workload, args: list, calls: int):
     operation = workload.operation
-    expected = Driver(ReferenceBench()).once(operation, args)
+    if operation is None:  # a calculator session answers its total
+        expected = expected_total(args[0])
+    else:
+        expected = Driver(ReferenceBench()).once(operation, args)
 
     def check(index: int, answer: object) -> None:
-        found = result_difference(operation, expected, answer)
+        if operation is None:
+            found = difference("int64", expected, answer, "total()")
+        else:
+            found = result_difference(operation, expected, answer)
         if found is not None:
             raise WrongAnswer(f"call {index + 1} of {calls}: {found}")
 
@@ -30,8 +37,14 @@ def _checker(workload: Workload, args: list, calls: int):
 
 def warmup(driver: Driver, workload: Workload, args: list, calls: int) -> dict:
     """`calls` calls, every answer checked against the contract."""
-    driver.checked(workload.operation, args, calls, _checker(workload, args, calls))
+    _checked(driver, workload, args, calls, _checker(workload, args, calls))
     return {"checked": calls}
+
+
+def _checked(driver: Driver, workload: Workload, args: list, calls: int, check) -> list[int]:
+    if workload.session is not None:
+        return checked_calls(session_call(calculators_of(driver.target)), args, calls, check)
+    return driver.checked(workload.operation, args, calls, check)
 
 
 def warmup_until_steady(driver: Driver, workload: Workload, args: list, calls: int, tolerance: float,
@@ -44,7 +57,7 @@ def warmup_until_steady(driver: Driver, workload: Workload, args: list, calls: i
     medians: list[int] = []
     steady = False
     while True:
-        medians.append(int(statistics.median(driver.checked(workload.operation, args, calls, check)) if calls else 0))
+        medians.append(int(statistics.median(_checked(driver, workload, args, calls, check)) if calls else 0))
         window = medians[-STEADY_WINDOW:]
         if len(window) == STEADY_WINDOW and (max(window) - min(window)) <= tolerance * max(min(window), 1):
             steady = True
@@ -57,11 +70,15 @@ def warmup_until_steady(driver: Driver, workload: Workload, args: list, calls: i
 
 def measure(driver: Driver, workload: Workload, args: list, calls: int, min_ms: float, max_calls: int) -> list[int]:
     """One repetition: back-to-back timed calls with prepared arguments; answers are not checked."""
+    if workload.session is not None:  # one sample = one whole session (CONTRACT.md#objects)
+        return timed_calls(session_call(calculators_of(driver.target)), args, calls, int(min_ms * 1_000_000),
+                           max_calls)
     return driver.timed(workload.operation, args, calls, int(min_ms * 1_000_000), max_calls)
 
 
 def handler(workload: Workload, args: list, calls: int, min_ms: float, max_calls: int,
             repetitions: int) -> list[list[int]]:
     """The contract's reference behaviour in process, timed as `measure` times a call."""
-    driver = Driver(ReferenceBench())
+    # A session's handler figure is the same session on an in-process calculator.
+    driver = Driver(reference_calculators() if workload.session is not None else ReferenceBench())
     return [measure(driver, workload, args, calls, min_ms, max_calls) for _ in range(repetitions)]

@@ -66,6 +66,8 @@ public final class ClientSession implements AutoCloseable {
                 return samples(command);
             case "handler":
                 return handler(command);
+            case "metadata":
+                return metadata();
             case "quit":
                 close();
                 finished = true;
@@ -93,7 +95,18 @@ public final class ClientSession implements AutoCloseable {
             ObjectNode object = answer.putObject("facts");
             facts.forEach(object::put);
         }
+        if (connected instanceof ConnectFigures figures) {
+            figures.connectFigures().forEach(answer::put);
+        }
         return answer;
+    }
+
+    private ObjectNode metadata() {
+        if (!(connected() instanceof MetadataClient checker)) {
+            return failure("this client cannot check the metadata " + protocol.name() + " servers publish");
+        }
+        MetadataClient.Check check = checker.publishedMetadata();
+        return success().put("consumable", check.consumable()).put("reason", check.reason());
     }
 
     private ObjectNode vectors(JsonNode command) {
@@ -120,8 +133,8 @@ public final class ClientSession implements AutoCloseable {
         BenchClient connected = connected();
         Object expected = work.expected();
         for (int i = 0; i < calls; i++) {
-            Object actual = work.op().invoke(connected, work.args());
-            Optional<String> difference = Answers.difference(work.op(), expected, actual);
+            Object actual = invoke(work, connected);
+            Optional<String> difference = difference(work, expected, actual);
             if (difference.isPresent()) {
                 return wrongAnswer(work, i + 1, difference.get());
             }
@@ -149,9 +162,9 @@ public final class ClientSession implements AutoCloseable {
         while (true) {
             for (int i = 0; i < calls; i++) {
                 long start = System.nanoTime();
-                Object actual = work.op().invoke(connected, work.args());
+                Object actual = invoke(work, connected);
                 times[i] = System.nanoTime() - start;
-                Optional<String> difference = Answers.difference(work.op(), expected, actual);
+                Optional<String> difference = difference(work, expected, actual);
                 if (difference.isPresent()) {
                     return wrongAnswer(work, checked + i + 1, difference.get());
                 }
@@ -178,8 +191,10 @@ public final class ClientSession implements AutoCloseable {
         PreparedWorkload work = prepared(command, true);
         Commands.Repetition rule = Commands.repetition(command);
         BenchClient connected = connected();
-        long[] samples = Timing.repetition(connected, work.op(), work.args(), rule.calls(), rule.minNanos(),
-                rule.maxCalls());
+        long[] samples = work.isSession()
+                ? CalculatorSessions.repetition(calculators(connected), (Long) work.args()[0], rule.calls(),
+                        rule.minNanos(), rule.maxCalls())
+                : Timing.repetition(connected, work.op(), work.args(), rule.calls(), rule.minNanos(), rule.maxCalls());
         work.addSamples(samples);
         return success().put("calls", samples.length);
     }
@@ -198,8 +213,11 @@ public final class ClientSession implements AutoCloseable {
         int repetitions = command.has("repetitions") ? Commands.count(command, "repetitions") : 1;
         List<long[]> lists = new ArrayList<>(repetitions);
         for (int r = 0; r < repetitions; r++) {
-            lists.add(Timing.repetition(reference, work.op(), work.args(), rule.calls(), rule.minNanos(),
-                    rule.maxCalls()));
+            lists.add(work.isSession()
+                    ? CalculatorSessions.repetition(new LocalCalculators(), (Long) work.args()[0], rule.calls(),
+                            rule.minNanos(), rule.maxCalls())
+                    : Timing.repetition(reference, work.op(), work.args(), rule.calls(), rule.minNanos(),
+                            rule.maxCalls()));
         }
         ObjectNode answer = success();
         Commands.putSamples(answer, lists);
@@ -224,6 +242,29 @@ public final class ClientSession implements AutoCloseable {
             }
         }
         return prepared.computeIfAbsent(name, n -> new PreparedWorkload(workload));
+    }
+
+    /** One call of the workload; for a session workload one whole session, answering its total. */
+    private static Object invoke(PreparedWorkload work, BenchClient connected) throws Exception {
+        if (work.isSession()) {
+            return CalculatorSessions.session(calculators(connected), (Long) work.args()[0]);
+        }
+        return work.op().invoke(connected, work.args());
+    }
+
+    private static Optional<String> difference(PreparedWorkload work, Object expected, Object actual) {
+        if (work.isSession()) {
+            return expected.equals(actual) ? Optional.empty()
+                    : Optional.of("session total(): expected " + expected + ", actual " + actual);
+        }
+        return Answers.difference(work.op(), expected, actual);
+    }
+
+    private static CalculatorClient calculators(BenchClient connected) {
+        if (!(connected instanceof CalculatorClient calculators)) {
+            throw new IllegalStateException(CalculatorSessions.NO_REMOTE_OBJECTS);
+        }
+        return calculators;
     }
 
     private static ObjectNode wrongAnswer(PreparedWorkload work, int call, String difference) {

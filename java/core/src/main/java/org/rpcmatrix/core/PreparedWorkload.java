@@ -17,11 +17,16 @@ final class PreparedWorkload {
 
     PreparedWorkload(Workload workload) {
         this.workload = workload;
-        this.args = workload.decodeArgs();
+        // A session workload's one argument is the number of add() calls of a session (CONTRACT.md#objects).
+        this.args = isSession() ? new Object[] {workload.args().get(0).asLong()} : workload.decodeArgs();
     }
 
     Workload workload() {
         return workload;
+    }
+
+    boolean isSession() {
+        return workload.session() != null;
     }
 
     Operation op() {
@@ -35,7 +40,8 @@ final class PreparedWorkload {
     /** The contract's answer to these arguments, in the form the comparison rules take. */
     Object expected() throws Exception {
         if (!expectedKnown) {
-            expected = Answers.contractAnswer(workload.op(), args);
+            expected = isSession() ? (Object) CalculatorSessions.expectedTotal((Long) args[0])
+                    : Answers.contractAnswer(workload.op(), args);
             expectedKnown = true;
         }
         return expected;

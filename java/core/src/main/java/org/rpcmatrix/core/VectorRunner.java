@@ -28,6 +28,12 @@ final class VectorRunner {
         if (unsupported != null) {
             return new VectorResult(vector.id(), VectorResult.UNSUPPORTED, unsupported);
         }
+        if (vector.session() != null) {
+            return runSession(client, vector);
+        }
+        if (vector.attack() != null) {
+            return runAttack(client, vector);
+        }
         Object[] args;
         Object expected;
         try {
@@ -49,6 +55,41 @@ final class VectorRunner {
         }
         Optional<String> difference = Answers.difference(vector.op(), expected, actual);
         return difference.map(d -> fail(vector, d)).orElseGet(() -> new VectorResult(vector.id(), VectorResult.PASS, ""));
+    }
+
+    /** An attack passes when the server refuses the defective call and still serves a correct one after. */
+    static VectorResult runAttack(Bench client, Vector vector) {
+        if (!(client instanceof AttackClient attacker)) {
+            return new VectorResult(vector.id(), VectorResult.ERROR, "the client implements no attacks");
+        }
+        String refusal;
+        try {
+            refusal = attacker.attack(vector.attack(), vector.op(), vector.decodeArgs());
+        } catch (Exception | Error e) {
+            return new VectorResult(vector.id(), VectorResult.ERROR, describe(e));
+        }
+        if (refusal == null) {
+            return fail(vector, "the server answered the defective call");
+        }
+        try {
+            attacker.pingAfterAttack();
+        } catch (Exception | Error e) {
+            return fail(vector, "refused (" + refusal + "), but then stopped serving: " + describe(e));
+        }
+        return new VectorResult(vector.id(), VectorResult.PASS, cut(refusal));
+    }
+
+    /** A session vector: its script on remote objects (CONTRACT.md#objects); a client without them is an error. */
+    private static VectorResult runSession(Bench client, Vector vector) {
+        if (!(client instanceof CalculatorClient)) {
+            return new VectorResult(vector.id(), VectorResult.ERROR, CalculatorSessions.NO_REMOTE_OBJECTS);
+        }
+        try {
+            String difference = CalculatorSessions.runScript(vector.script(), (CalculatorClient) client, client);
+            return difference == null ? new VectorResult(vector.id(), VectorResult.PASS, "") : fail(vector, difference);
+        } catch (Exception | Error e) {
+            return new VectorResult(vector.id(), VectorResult.ERROR, describe(e));
+        }
     }
 
     private static Object expectation(Vector vector, Object[] args) throws Exception {

@@ -57,7 +57,9 @@ class GrpcRoundTripTest {
                 session.handle("{\"cmd\": \"vectors\"}"));
         assertEquals(org.rpcmatrix.core.ContractFiles.load(idl).vectors().size(), answer.get("results").size());
         for (com.fasterxml.jackson.databind.JsonNode result : answer.get("results")) {
-            assertEquals("pass", result.get("status").textValue(), result.toString());
+            // the registry: gRPC lacks remote objects and the security checks, and has everything else
+            String expected = result.get("id").textValue().matches("calculator_.*|refuse_.*") ? "unsupported" : "pass";
+            assertEquals(expected, result.get("status").textValue(), result.toString());
         }
     }
 

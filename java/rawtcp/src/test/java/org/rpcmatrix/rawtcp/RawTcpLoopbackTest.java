@@ -46,7 +46,9 @@ class RawTcpLoopbackTest {
         JsonNode answer = Json.MAPPER.readTree(session.handle("{\"cmd\": \"vectors\", \"protocol\": \"rawtcp\"}"));
         assertEquals(files.vectors().size(), answer.get("results").size());
         for (JsonNode result : answer.get("results")) {
-            String expected = result.get("id").textValue().startsWith("random_doubles_stream") ? "unsupported" : "pass";
+            // the registry: rawtcp lacks streams, remote objects and the security checks
+            String expected = result.get("id").textValue().matches("random_doubles_stream.*|calculator_.*|refuse_.*")
+                    ? "unsupported" : "pass";
             assertEquals(expected, result.get("status").textValue(), result.toString());
         }
         session.close();

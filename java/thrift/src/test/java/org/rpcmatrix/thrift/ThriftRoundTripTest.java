@@ -43,14 +43,15 @@ class ThriftRoundTripTest {
                     session.handle("{\"cmd\": \"vectors\"}"));
             int unsupported = 0;
             for (com.fasterxml.jackson.databind.JsonNode result : answer.get("results")) {
-                if (result.get("id").textValue().startsWith("random_doubles_stream")) {
+                // the registry: Thrift lacks streams, remote objects and the security checks
+                if (result.get("id").textValue().matches("random_doubles_stream.*|calculator_.*|refuse_.*")) {
                     assertEquals("unsupported", result.get("status").textValue(), result.toString());
                     unsupported++;
                 } else {
                     assertEquals("pass", result.get("status").textValue(), result.toString());
                 }
             }
-            assertEquals(3, unsupported);
+            assertEquals(3 + 3 + 8, unsupported);
             session.close();
         } finally {
             server.stop();

@@ -2,7 +2,10 @@ package org.rpcmatrix.xmlrpc;
 
 import org.rpcmatrix.core.Launcher;
 
-/** {@code server|client --protocol xmlrpc --host H --port N --idl DIR} (runner/PROTOCOL.md). */
+/**
+ * {@code server|client --protocol xmlrpc --host H --port N --idl DIR} (runner/PROTOCOL.md); the client also takes
+ * {@code --transport sun|commons|lite} ({@link ClientTransport}).
+ */
 public final class Main {
     static final String FAMILY = "xmlrpc";
 
@@ -10,6 +13,16 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Launcher.run(args, FAMILY, JettyXmlRpcServer::start, XmlRpcBenchClient::connect);
+        ClientTransport transport;
+        try {
+            transport = ClientTransport.fromArgs(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("client: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        // --transport is this module's own client option: taken out before the shared parser sees the rest.
+        Launcher.run(ClientTransport.withoutFlag(args), FAMILY, JettyXmlRpcServer::start,
+                options -> XmlRpcBenchClient.connect(options, transport));
     }
 }

@@ -4,13 +4,12 @@ import java.net.URL;
 import org.apache.xmlrpc.XmlRpcException;
 import org.apache.xmlrpc.client.XmlRpcClient;
 import org.apache.xmlrpc.client.XmlRpcClientConfigImpl;
-import org.apache.xmlrpc.client.XmlRpcSunHttpTransportFactory;
 import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.ClientOptions;
 import org.rpcmatrix.core.Operation;
 import org.rpcmatrix.core.OperationClient;
 
-/** The contract over Apache XML-RPC's {@link XmlRpcClient}: strict XML-RPC, HttpURLConnection with keep-alive. */
+/** The contract over Apache XML-RPC's {@link XmlRpcClient}: strict XML-RPC, on one of its {@link ClientTransport}s. */
 public final class XmlRpcBenchClient extends OperationClient {
     private final XmlRpcClient client;
 
@@ -19,6 +18,10 @@ public final class XmlRpcBenchClient extends OperationClient {
     }
 
     public static XmlRpcBenchClient connect(ClientOptions options) throws Exception {
+        return connect(options, ClientTransport.SUN);
+    }
+
+    public static XmlRpcBenchClient connect(ClientOptions options, ClientTransport transport) throws Exception {
         XmlRpcClientConfigImpl config = new XmlRpcClientConfigImpl();
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
         config.setServerURL(new URL("http", host, options.port(), JettyXmlRpcServer.PATH));
@@ -27,9 +30,9 @@ public final class XmlRpcBenchClient extends OperationClient {
         config.setContentLengthOptional(false);
         XmlRpcClient client = new XmlRpcClient();
         client.setConfig(config);
-        // The library's default transport, named: Sun's HttpURLConnection, whose keep-alive cache reuses the
-        // connection from call to call (XmlRpcLoopbackTest checks that).
-        client.setTransportFactory(new XmlRpcSunHttpTransportFactory(client));
+        // The library's default transport unless told otherwise: Sun's HttpURLConnection, whose keep-alive cache
+        // reuses the connection from call to call (XmlRpcLoopbackTest checks that).
+        client.setTransportFactory(transport.factory(client));
         client.setXmlWriterFactory(new CarriageReturnSafeXmlWriterFactory());
         return new XmlRpcBenchClient(client);
     }

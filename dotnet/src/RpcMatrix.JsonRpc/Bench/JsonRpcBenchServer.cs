@@ -1,0 +1,28 @@
+using System.Net;
+using RpcMatrix.Core.Contract;
+using RpcMatrix.Core.Hosting;
+using RpcMatrix.JsonRpc.Protocol;
+
+namespace RpcMatrix.JsonRpc.Bench
+{
+    /// <summary>The Bench served over JSON-RPC 2.0 at /jsonrpc.</summary>
+    public sealed class JsonRpcBenchServer : IBenchServer
+    {
+        private readonly JsonRpcHttpServer http;
+
+        public JsonRpcBenchServer(IBench bench)
+        {
+            http = new JsonRpcHttpServer(new JsonRpcDispatcher(new JsonRpcBenchService(bench).Invoke));
+        }
+
+        public int Start(IPAddress host, int port)
+        {
+            return http.Start(host, port);
+        }
+
+        public void Stop()
+        {
+            http.Stop();
+        }
+    }
+}

@@ -1,0 +1,20 @@
+using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Reference;
+using RpcMatrix.JsonRpc.Bench;
+
+namespace RpcMatrix.JsonRpc
+{
+    /// <summary>The jsonrpc family (JSON-RPC 2.0 over HTTP) for the launcher: its server and client adapter.</summary>
+    public sealed class JsonRpcAdapter : IProtocolAdapter
+    {
+        public IBenchServer CreateServer(Options options)
+        {
+            return new JsonRpcBenchServer(new ReferenceBench());
+        }
+
+        public IBenchClient CreateClient(Options options)
+        {
+            return new JsonRpcBenchClient(options.HostText, options.Port);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Reference;
+
+namespace RpcMatrix.Remoting
+{
+    /// <summary>The dotnet-remoting family (remoting-tcp: TCP channel, binary formatter) for the launcher.</summary>
+    public sealed class RemotingAdapter : IProtocolAdapter
+    {
+        public IBenchServer CreateServer(Options options)
+        {
+            return new RemotingBenchServer(new ReferenceBench());
+        }
+
+        public IBenchClient CreateClient(Options options)
+        {
+            return new RemotingBenchClient(options.HostText, options.Port);
+        }
+    }
+}

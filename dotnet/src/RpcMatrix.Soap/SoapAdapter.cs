@@ -1,0 +1,22 @@
+using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Reference;
+
+namespace RpcMatrix.Soap
+{
+    /// <summary>The soap family for the launcher: binding from the registry's variant, channel-layer server, WCF client.</summary>
+    public sealed class SoapAdapter : IProtocolAdapter
+    {
+        public IBenchServer CreateServer(Options options)
+        {
+            var binding = SoapBindings.For(options.Protocol);
+            var service = new SoapBenchService(new ReferenceBench());
+            var published = new SoapMetadataDocuments(options.IdlDirectory, binding.MessageVersion);
+            return new SoapChannelServer(binding, new SoapDispatcher(service, binding.MessageVersion), published);
+        }
+
+        public IBenchClient CreateClient(Options options)
+        {
+            return new SoapBenchClient(SoapBindings.For(options.Protocol), options.HostText, options.Port);
+        }
+    }
+}

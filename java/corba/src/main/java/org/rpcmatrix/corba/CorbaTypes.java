@@ -1,0 +1,65 @@
+package org.rpcmatrix.corba;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.rpcmatrix.core.Book;
+import org.rpcmatrix.core.Item;
+import org.rpcmatrix.core.Record;
+
+/** The contract's structs between core's types and the IDL compiler's (sequences are arrays there). */
+final class CorbaTypes {
+    private CorbaTypes() {
+    }
+
+    static rpcmatrix.Record toIdl(Record r) {
+        return new rpcmatrix.Record(r.id(), r.tags().toArray(new String[0]), r.values());
+    }
+
+    static Record fromIdl(rpcmatrix.Record r) {
+        return new Record(r.id, Arrays.asList(r.tags), r.values);
+    }
+
+    static rpcmatrix.Book[] booksToIdl(List<Book> books) {
+        rpcmatrix.Book[] idl = new rpcmatrix.Book[books.size()];
+        for (int i = 0; i < idl.length; i++) {
+            Book b = books.get(i);
+            idl[i] = new rpcmatrix.Book(b.title(), b.authors().toArray(new String[0]), b.price(), b.listPrice(),
+                    b.publisher(), b.year(), b.month(), b.keywords().toArray(new String[0]), b.isbn(), b.starRating(),
+                    b.url());
+        }
+        return idl;
+    }
+
+    static List<Book> booksFromIdl(rpcmatrix.Book[] idl) {
+        List<Book> books = new ArrayList<>(idl.length);
+        for (rpcmatrix.Book b : idl) {
+            books.add(new Book(b.title, Arrays.asList(b.authors), b.price, b.listPrice, b.publisher, b.year, b.month,
+                    Arrays.asList(b.keywords), b.isbn, b.starRating, b.url));
+        }
+        return books;
+    }
+
+    static rpcmatrix.Item[] itemsToIdl(List<Item> items) {
+        rpcmatrix.Item[] idl = new rpcmatrix.Item[items.size()];
+        for (int i = 0; i < idl.length; i++) {
+            Item t = items.get(i);
+            idl[i] = new rpcmatrix.Item(t.id(), t.title(), t.description(), t.category(), t.owner(), t.created(),
+                    t.updated(), t.quantity(), t.price(), t.weight());
+        }
+        return idl;
+    }
+
+    static List<Item> itemsFromIdl(rpcmatrix.Item[] idl) {
+        List<Item> items = new ArrayList<>(idl.length);
+        for (rpcmatrix.Item t : idl) {
+            items.add(new Item(t.id, t.title, t.description, t.category, t.owner, t.created, t.updated, t.quantity,
+                    t.price, t.weight));
+        }
+        return items;
+    }
+
+    static rpcmatrix.BenchError toIdl(org.rpcmatrix.core.BenchError e) {
+        return new rpcmatrix.BenchError(e.code(), e.getMessage());
+    }
+}

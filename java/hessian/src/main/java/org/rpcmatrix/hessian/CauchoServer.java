@@ -1,0 +1,37 @@
+package org.rpcmatrix.hessian;
+
+import com.caucho.hessian.server.HessianServlet;
+import java.util.Map;
+import javax.servlet.Servlet;
+import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.RunningServer;
+import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.httphost.HttpHost;
+
+/**
+ * Hessian's HessianServlet (which answers in the version of each request) at {@code /hessian}, or Burlap's
+ * skeleton at {@code /burlap}, in the shared embedded Jetty.
+ */
+final class CauchoServer {
+    static final String HESSIAN_PATH = "/hessian";
+    static final String BURLAP_PATH = "/burlap";
+
+    private CauchoServer() {
+    }
+
+    static RunningServer start(ServerOptions options) throws Exception {
+        return HttpHost.start(options, options.protocol().family(),
+                servlets(options.protocol().family(), new WireService(new ReferenceBench())));
+    }
+
+    static Map<String, Servlet> servlets(String family, WireApi service) {
+        if (Main.BURLAP.equals(family)) {
+            return Map.of(BURLAP_PATH, new BenchBurlapServlet(service));
+        }
+        HessianServlet servlet = new HessianServlet();
+        servlet.setHome(service);
+        servlet.setHomeAPI(WireApi.class);
+        servlet.setSerializerFactory(FaultDetails.serializerFactory());
+        return Map.of(HESSIAN_PATH, servlet);
+    }
+}

@@ -1,0 +1,71 @@
+package org.rpcmatrix.httpinvoker;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.util.Map;
+import javax.servlet.ServletException;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.RunningServer;
+import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.httphost.HttpHost;
+import org.springframework.remoting.httpinvoker.HttpInvokerServiceExporter;
+
+/**
+ * Spring's HttpInvokerServiceExporter at {@code /httpinvoker} in the shared embedded Jetty, called from a plain
+ * servlet (no Spring web context: the exporter is an HttpRequestHandler). It deserializes each request through
+ * an allow-list ({@link #REQUEST_FILTER}): Java serialization of an arbitrary class is remote code execution
+ * waiting for a gadget chain.
+ */
+final class InvokerServer {
+    static final String PATH = "/httpinvoker";
+
+    /**
+     * What a call of {@link InvokerApi} may contain: the invocation, its parameter types and the boxed
+     * arguments (primitive arrays are always allowed by the JDK's pattern filters); everything else is refused.
+     */
+    static final ObjectInputFilter REQUEST_FILTER = ObjectInputFilter.Config.createFilter(
+            "maxdepth=10;maxrefs=10000;maxarray=16777216;maxbytes=268435456;"
+                    + "org.springframework.remoting.support.RemoteInvocation;"
+                    + "java.lang.Object;java.lang.Class;java.lang.String;java.lang.Number;java.lang.Boolean;"
+                    + "java.lang.Byte;java.lang.Short;java.lang.Integer;java.lang.Long;java.lang.Float;"
+                    + "java.lang.Double;!*");
+
+    private InvokerServer() {
+    }
+
+    static RunningServer start(ServerOptions options) throws Exception {
+        return HttpHost.start(options, "httpinvoker",
+                Map.of(PATH, servlet(new InvokerService(new ReferenceBench()))));
+    }
+
+    static HttpServlet servlet(InvokerApi service) {
+        HttpInvokerServiceExporter exporter = new FilteringExporter();
+        exporter.setService(service);
+        exporter.setServiceInterface(InvokerApi.class);
+        exporter.afterPropertiesSet();
+        return new HttpServlet() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected void doPost(HttpServletRequest request, HttpServletResponse response)
+                    throws ServletException, IOException {
+                exporter.handleRequest(request, response);
+            }
+        };
+    }
+
+    /** The exporter with the allow-list set on the stream it reads each invocation from. */
+    static final class FilteringExporter extends HttpInvokerServiceExporter {
+        @Override
+        protected ObjectInputStream createObjectInputStream(InputStream is) throws IOException {
+            ObjectInputStream in = super.createObjectInputStream(is);
+            in.setObjectInputFilter(REQUEST_FILTER);
+            return in;
+        }
+    }
+}

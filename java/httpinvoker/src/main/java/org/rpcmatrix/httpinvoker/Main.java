@@ -1,0 +1,15 @@
+package org.rpcmatrix.httpinvoker;
+
+import org.rpcmatrix.core.Launcher;
+
+/** {@code server|client --protocol httpinvoker --host H --port N --idl DIR} (runner/PROTOCOL.md). */
+public final class Main {
+    static final String FAMILY = "httpinvoker";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        Launcher.run(args, FAMILY, InvokerServer::start, InvokerBenchClient::connect);
+    }
+}

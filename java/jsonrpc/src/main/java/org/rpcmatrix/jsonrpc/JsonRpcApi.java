@@ -1,0 +1,49 @@
+package org.rpcmatrix.jsonrpc;
+
+import java.util.List;
+import org.rpcmatrix.core.Book;
+import org.rpcmatrix.core.Item;
+import org.rpcmatrix.core.Record;
+
+/**
+ * The methods jsonrpc4j serves, named as the contract's operations, with JSON-RPC's carriage
+ * (idl/CONTRACT.md): int8 and int16 arrive as JSON integers read into {@code int} and range-checked, because
+ * the contract wants a refusal (-32602) where a narrowing conversion would pass silently.
+ */
+public interface JsonRpcApi {
+    void ping();
+
+    boolean echoBool(boolean value);
+
+    int echoInt8(int value);
+
+    int echoInt16(int value);
+
+    int echoInt32(int value);
+
+    long echoInt64(long value);
+
+    float echoFloat32(float value);
+
+    double echoFloat64(double value);
+
+    String echoString(String value);
+
+    byte[] echoBytes(byte[] value);
+
+    boolean isPrime(int n);
+
+    double average(double[] values);
+
+    double[] randomDoubles(int count, long seed) throws Exception;
+
+    double[] logTransform(double[] values);
+
+    Record getRecord(String key);
+
+    List<Book> searchBooks(String query, int count) throws Exception;
+
+    List<Item> getItems(int count) throws Exception;
+
+    void fail(int code, String message) throws Exception;
+}

@@ -1,0 +1,159 @@
+package org.rpcmatrix.jsonrpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import com.googlecode.jsonrpc4j.ExceptionResolver;
+import com.googlecode.jsonrpc4j.JsonRpcClient;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.lang.reflect.Type;
+import java.util.List;
+import org.apache.http.client.methods.CloseableHttpResponse;
+import org.apache.http.client.methods.HttpPost;
+import org.apache.http.config.SocketConfig;
+import org.apache.http.entity.ByteArrayEntity;
+import org.apache.http.entity.ContentType;
+import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.HttpClients;
+import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
+import org.apache.http.util.EntityUtils;
+import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.Book;
+import org.rpcmatrix.core.ClientOptions;
+import org.rpcmatrix.core.Item;
+import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.Record;
+import org.rpcmatrix.httphost.HttpHost;
+
+/**
+ * The contract over jsonrpc4j's JsonRpcClient (request writing, response reading, error objects) on Apache
+ * HttpClient 4.5 with a pooled, kept-alive connection and TCP_NODELAY. jsonrpc4j's own JsonRpcHttpClient is not
+ * used: it calls HttpURLConnection.disconnect() after every call, which closes the kept-alive connection, so
+ * every call would open a new one.
+ */
+public final class JsonRpcBenchClient extends OperationClient {
+    private static final Type BOOKS = TypeFactory.defaultInstance().constructCollectionType(List.class, Book.class);
+    private static final Type ITEMS = TypeFactory.defaultInstance().constructCollectionType(List.class, Item.class);
+
+    private final JsonRpcClient rpc;
+    private final CloseableHttpClient http;
+    private final String url;
+
+    private JsonRpcBenchClient(JsonRpcClient rpc, CloseableHttpClient http, String url) {
+        this.rpc = rpc;
+        this.http = http;
+        this.url = url;
+    }
+
+    public static JsonRpcBenchClient connect(ClientOptions options) {
+        return create(options.host(), options.port());
+    }
+
+    static JsonRpcBenchClient create(String host, int port) {
+        ObjectMapper mapper = Mappers.create();
+        JsonRpcClient rpc = new JsonRpcClient(mapper);
+        rpc.setExceptionResolver(ERRORS);
+        PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
+        pool.setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build());
+        pool.setMaxTotal(1);
+        pool.setDefaultMaxPerRoute(1);
+        CloseableHttpClient http = HttpClients.custom()
+                .setConnectionManager(pool)
+                .disableContentCompression()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .disableRedirectHandling()
+                .build();
+        return new JsonRpcBenchClient(rpc, http, HttpHost.url(host, port, JsonRpcBenchServer.PATH));
+    }
+
+    /** An error object becomes the contract's BenchError: {code, message} as the server raised them. */
+    static final ExceptionResolver ERRORS = new ExceptionResolver() {
+        @Override
+        public Throwable resolveException(ObjectNode response) {
+            JsonNode error = response.get("error");
+            JsonNode code = error == null ? null : error.get("code");
+            JsonNode message = error == null ? null : error.get("message");
+            if (code == null || !code.canConvertToInt() || !code.isIntegralNumber() || message == null
+                    || !message.isTextual()) {
+                return new IllegalStateException("malformed JSON-RPC error: " + response);
+            }
+            return new BenchError(code.intValue(), message.textValue());
+        }
+    };
+
+    @Override
+    protected Object call(Operation op, Object... args) throws Exception {
+        Object[] params = new Object[args.length];
+        for (int i = 0; i < args.length; i++) {
+            // int8 and int16 travel as JSON integers; the rest as Jackson writes their Java types.
+            params[i] = args[i] instanceof Byte b ? (Object) b.intValue()
+                    : args[i] instanceof Short s ? (Object) s.intValue() : args[i];
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        rpc.invoke(op.contractName(), params, body);
+        HttpPost post = new HttpPost(url);
+        post.setEntity(new ByteArrayEntity(body.toByteArray(), ContentType.APPLICATION_JSON));
+        try (CloseableHttpResponse response = http.execute(post)) {
+            try (InputStream in = response.getEntity().getContent()) {
+                Object result = rpc.readResponse(returnType(op), in);
+                return fromWire(op, result);
+            } catch (Exception e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            } finally {
+                // Reads what is left so that the connection goes back to the pool.
+                EntityUtils.consumeQuietly(response.getEntity());
+            }
+        }
+    }
+
+    private static Type returnType(Operation op) {
+        return switch (op.returnType()) {
+            case "void" -> Object.class;
+            case "bool" -> Boolean.class;
+            case "int8", "int16", "int32" -> Integer.class;
+            case "int64" -> Long.class;
+            case "float32" -> Float.class;
+            case "float64" -> Double.class;
+            case "string" -> String.class;
+            case "bytes" -> byte[].class;
+            case "float64[]" -> double[].class;
+            case "Record" -> Record.class;
+            case "Book[]" -> BOOKS;
+            case "Item[]" -> ITEMS;
+            default -> throw new IllegalArgumentException("no JSON-RPC type for " + op.returnType());
+        };
+    }
+
+    /** Narrows int8 and int16 answers, refusing what does not fit (never a silent truncation). */
+    private static Object fromWire(Operation op, Object result) {
+        return switch (op.returnType()) {
+            case "void" -> null;
+            case "int8" -> {
+                int v = (Integer) result;
+                if (v != (byte) v) {
+                    throw new IllegalStateException("int8 out of range: " + v);
+                }
+                yield (byte) v;
+            }
+            case "int16" -> {
+                int v = (Integer) result;
+                if (v != (short) v) {
+                    throw new IllegalStateException("int16 out of range: " + v);
+                }
+                yield (short) v;
+            }
+            default -> result;
+        };
+    }
+
+    @Override
+    public void close() throws Exception {
+        http.close();
+    }
+}

@@ -1,0 +1,79 @@
+package org.rpcmatrix.jsonrpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.googlecode.jsonrpc4j.ErrorResolver;
+import com.googlecode.jsonrpc4j.HttpStatusCodeProvider;
+import com.googlecode.jsonrpc4j.JsonRpcServer;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.RunningServer;
+import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.httphost.HttpHost;
+
+/** jsonrpc4j's JsonRpcServer at {@code /jsonrpc} in the shared embedded Jetty (idl/CONTRACT.md, carriage). */
+final class JsonRpcBenchServer {
+    static final String PATH = "/jsonrpc";
+    static final String CONTENT_TYPE = "application/json";
+
+    private JsonRpcBenchServer() {
+    }
+
+    static RunningServer start(ServerOptions options) throws Exception {
+        return HttpHost.start(options, "jsonrpc", Map.of(PATH, servlet(new JsonRpcService(new ReferenceBench()))));
+    }
+
+    static HttpServlet servlet(JsonRpcApi service) {
+        JsonRpcServer server = new JsonRpcServer(Mappers.create(), service, JsonRpcApi.class);
+        server.setErrorResolver(BENCH_ERRORS);
+        server.setHttpStatusCodeProvider(ALWAYS_OK);
+        server.setContentType(CONTENT_TYPE);
+        // Errors are answers here (BenchError, a refused argument): no log line per call.
+        server.setShouldLogInvocationErrors(false);
+        return new HttpServlet() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+                server.handle(request, response);
+            }
+        };
+    }
+
+    /** BenchError → {code, message} as raised; a refused argument → -32602; anything else → -32603. */
+    static final ErrorResolver BENCH_ERRORS = new ErrorResolver() {
+        @Override
+        public JsonError resolveError(Throwable t, Method method, List<JsonNode> arguments) {
+            if (t instanceof BenchError e) {
+                return new JsonError(e.code(), e.getMessage(), null);
+            }
+            if (t instanceof JsonRpcService.InvalidParams) {
+                return new JsonError(JsonError.METHOD_PARAMS_INVALID.code, t.getMessage(), null);
+            }
+            return new JsonError(JsonError.INTERNAL_ERROR.code, String.valueOf(t.getMessage()), null);
+        }
+    };
+
+    /**
+     * HTTP 200 for every JSON-RPC answer, errors included (idl/CONTRACT.md): the error is in the body, as most
+     * JSON-RPC servers answer; jsonrpc4j's default would map error codes to 4xx/5xx statuses.
+     */
+    static final HttpStatusCodeProvider ALWAYS_OK = new HttpStatusCodeProvider() {
+        @Override
+        public int getHttpStatusCode(int resultCode) {
+            return HttpServletResponse.SC_OK;
+        }
+
+        @Override
+        public Integer getJsonRpcCode(int httpStatusCode) {
+            return null;
+        }
+    };
+}

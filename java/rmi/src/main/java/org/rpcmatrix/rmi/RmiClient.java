@@ -1,0 +1,267 @@
+package org.rpcmatrix.rmi;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.rmi.ConnectIOException;
+import java.rmi.MarshalledObject;
+import java.rmi.NoSuchObjectException;
+import java.rmi.NotBoundException;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.registry.Registry;
+import java.security.GeneralSecurityException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
+import org.rpcmatrix.core.AttackClient;
+import org.rpcmatrix.core.BenchClient;
+import org.rpcmatrix.core.Book;
+import org.rpcmatrix.core.CalculatorClient;
+import org.rpcmatrix.core.ClientOptions;
+import org.rpcmatrix.core.ConnectFigures;
+import org.rpcmatrix.core.Item;
+import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.Record;
+
+/**
+ * Stubs looked up in the server's RMI registry; calls go over RMI's pooled connections (one reused connection
+ * for one caller; an idle one closes after sun.rmi.transport.connectionTimeout, 15 s by default).
+ */
+final class RmiClient implements BenchClient, CalculatorClient, AttackClient, ConnectFigures {
+    private static final String NO_CERTIFICATE = "no-client-certificate";
+    private static final String UNTRUSTED_CERTIFICATE = "untrusted-client-certificate";
+
+    private final String host;
+    private final int port;
+    private final boolean tls;
+    private final RemoteBench bench;
+    private final RemoteCalculatorFactory calculators;
+    private final long stubInstantiationNanos;
+    private final AtomicInteger freshProfiles = new AtomicInteger();
+
+    private RmiClient(String host, int port, boolean tls, RemoteBench bench, RemoteCalculatorFactory calculators,
+            long stubInstantiationNanos) {
+        this.host = host;
+        this.port = port;
+        this.tls = tls;
+        this.bench = bench;
+        this.calculators = calculators;
+        this.stubInstantiationNanos = stubInstantiationNanos;
+    }
+
+    static BenchClient connect(ClientOptions options) throws Exception {
+        boolean tls = RmiServer.isTls(options.protocol().variant("security"));
+        if (tls) {
+            registerTlsProfiles(options.secrets());
+        }
+        return connect(options.host(), options.port(), tls);
+    }
+
+    /** The client's keys under the profile the server's stubs name, and the attacks' defective keys. */
+    static void registerTlsProfiles(Path secrets) throws IOException, GeneralSecurityException {
+        ClientSockets.register(ClientSockets.TLS, TlsContexts.client(secrets, "client.p12").getSocketFactory());
+        ClientSockets.register(NO_CERTIFICATE, TlsContexts.client(secrets, null).getSocketFactory());
+        ClientSockets.register(UNTRUSTED_CERTIFICATE, TlsContexts.client(secrets, "rogue-client.p12").getSocketFactory());
+    }
+
+    static RmiClient connect(String host, int port, boolean tls) throws Exception {
+        Registry registry = LocateRegistry.getRegistry(host, port,
+                new ClientSockets(tls ? ClientSockets.TLS : ClientSockets.PLAIN));
+        RemoteBench bench = (RemoteBench) registry.lookup("Bench");
+        RemoteCalculatorFactory calculators = (RemoteCalculatorFactory) registry.lookup("CalculatorFactory");
+        // Instantiation from an already-obtained stub (no registry): unmarshal a serialized stub and ping once.
+        MarshalledObject<RemoteBench> held = new MarshalledObject<>(bench);
+        long start = System.nanoTime();
+        RemoteBench fromStub = held.get();
+        fromStub.ping();
+        long stubNanos = System.nanoTime() - start;
+        return new RmiClient(host, port, tls, bench, calculators, stubNanos);
+    }
+
+    @Override
+    public Map<String, Long> connectFigures() {
+        return Map.of("instantiation_stub_ns", stubInstantiationNanos);
+    }
+
+    @Override
+    public Map<String, String> facts() {
+        return Map.of("registry_lookup", "Bench, CalculatorFactory");
+    }
+
+    // The contract's operations: the stub's, with the structs converted back to core's types.
+
+    @Override
+    public void ping() throws Exception {
+        bench.ping();
+    }
+
+    @Override
+    public boolean echoBool(boolean value) throws Exception {
+        return bench.echoBool(value);
+    }
+
+    @Override
+    public byte echoInt8(byte value) throws Exception {
+        return bench.echoInt8(value);
+    }
+
+    @Override
+    public short echoInt16(short value) throws Exception {
+        return bench.echoInt16(value);
+    }
+
+    @Override
+    public int echoInt32(int value) throws Exception {
+        return bench.echoInt32(value);
+    }
+
+    @Override
+    public long echoInt64(long value) throws Exception {
+        return bench.echoInt64(value);
+    }
+
+    @Override
+    public float echoFloat32(float value) throws Exception {
+        return bench.echoFloat32(value);
+    }
+
+    @Override
+    public double echoFloat64(double value) throws Exception {
+        return bench.echoFloat64(value);
+    }
+
+    @Override
+    public String echoString(String value) throws Exception {
+        return bench.echoString(value);
+    }
+
+    @Override
+    public byte[] echoBytes(byte[] value) throws Exception {
+        return bench.echoBytes(value);
+    }
+
+    @Override
+    public boolean isPrime(int n) throws Exception {
+        return bench.isPrime(n);
+    }
+
+    @Override
+    public double average(double[] values) throws Exception {
+        return bench.average(values);
+    }
+
+    @Override
+    public double[] randomDoubles(int count, long seed) throws Exception {
+        return bench.randomDoubles(count, seed);
+    }
+
+    @Override
+    public double[] logTransform(double[] values) throws Exception {
+        return bench.logTransform(values);
+    }
+
+    @Override
+    public Record getRecord(String key) throws Exception {
+        return RmiTypes.fromWire(bench.getRecord(key));
+    }
+
+    @Override
+    public List<Book> searchBooks(String query, int count) throws Exception {
+        return RmiTypes.booksFromWire(bench.searchBooks(query, count));
+    }
+
+    @Override
+    public List<Item> getItems(int count) throws Exception {
+        return RmiTypes.itemsFromWire(bench.getItems(count));
+    }
+
+    @Override
+    public void fail(int code, String message) throws Exception {
+        bench.fail(code, message);
+    }
+
+    // Remote objects (CONTRACT.md#objects).
+
+    @Override
+    public Object create() throws Exception {
+        return calculators.create();
+    }
+
+    @Override
+    public long add(Object calculator, long n) throws Exception {
+        return ((RemoteCalculator) calculator).add(n);
+    }
+
+    @Override
+    public void clear(Object calculator) throws Exception {
+        ((RemoteCalculator) calculator).clear();
+    }
+
+    @Override
+    public long total(Object calculator) throws Exception {
+        return ((RemoteCalculator) calculator).total();
+    }
+
+    @Override
+    public void release(Object calculator) throws Exception {
+        ((RemoteCalculator) calculator).release();
+    }
+
+    @Override
+    public boolean isNoSuchObject(Exception e) {
+        return e instanceof NoSuchObjectException;
+    }
+
+    // Attacks (rmi-tls): the registry lookup, a call served by the same listener and TLS checks as Bench,
+    // made over a new connection with defective client keys.
+
+    @Override
+    public String attack(String attack, Operation op, Object[] args) throws Exception {
+        if (!tls) {
+            throw new IllegalStateException("attack " + attack + " needs rmi-tls");
+        }
+        if (!NO_CERTIFICATE.equals(attack) && !UNTRUSTED_CERTIFICATE.equals(attack)) {
+            throw new IllegalArgumentException("unknown attack for RMI: " + attack);
+        }
+        try {
+            Registry registry = LocateRegistry.getRegistry(host, port, new ClientSockets(attack));
+            registry.lookup("Bench");
+            return null;
+        } catch (ConnectIOException e) {
+            return refusal(e);
+        }
+    }
+
+    /** What was seen: the TLS failure (alert or handshake) or the closed connection, innermost cause. */
+    static String refusal(ConnectIOException e) throws ConnectIOException {
+        Throwable cause = e;
+        boolean tlsFailure = false;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+            tlsFailure |= cause instanceof SSLException;
+        }
+        if (!tlsFailure && !(cause instanceof IOException)) {
+            throw e;
+        }
+        return "connection refused during TLS/JRMP set-up: " + cause.getClass().getSimpleName() + ": "
+                + cause.getMessage();
+    }
+
+    /** A correct call on a new connection: a profile name never used before means a connection never used before. */
+    @Override
+    public void pingAfterAttack() throws Exception {
+        String fresh = ClientSockets.TLS + "-after-attack-" + freshProfiles.incrementAndGet();
+        ClientSockets.register(fresh, ClientSockets.registered(ClientSockets.TLS));
+        Registry registry = LocateRegistry.getRegistry(host, port, new ClientSockets(fresh));
+        try {
+            ((RemoteBench) registry.lookup("Bench")).ping();
+        } catch (NotBoundException e) {
+            throw new IllegalStateException("Bench is no longer bound", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        // RMI closes its pooled connections when they idle out or the process exits; nothing to hold here.
+    }
+}

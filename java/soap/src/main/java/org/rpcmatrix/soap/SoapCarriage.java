@@ -1,0 +1,100 @@
+package org.rpcmatrix.soap;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.rpcmatrix.core.Book;
+import org.rpcmatrix.core.Item;
+import org.rpcmatrix.core.Record;
+
+/**
+ * The contract's types and the JAXB classes generated from idl/bench.xsd. Every XSD type is native (xs:byte,
+ * xs:short, xs:long, xs:float, xs:double with NaN/INF, xs:base64Binary), so only the containers change shape:
+ * a float64[] is a repeated xs:double element (List&lt;Double&gt; in JAXB), structs are JAXB beans.
+ */
+final class SoapCarriage {
+    private SoapCarriage() {
+    }
+
+    static List<Double> toList(double[] values) {
+        List<Double> list = new ArrayList<>(values.length);
+        for (double value : values) {
+            list.add(value);
+        }
+        return list;
+    }
+
+    static double[] toArray(List<Double> values) {
+        double[] array = new double[values.size()];
+        for (int i = 0; i < array.length; i++) {
+            array[i] = values.get(i);
+        }
+        return array;
+    }
+
+    static org.rpcmatrix.soap.generated.Record toWire(Record record) {
+        org.rpcmatrix.soap.generated.Record wire = new org.rpcmatrix.soap.generated.Record();
+        wire.setId(record.id());
+        wire.getTags().addAll(record.tags());
+        wire.getValues().addAll(toList(record.values()));
+        return wire;
+    }
+
+    static Record fromWire(org.rpcmatrix.soap.generated.Record wire) {
+        return new Record(wire.getId(), List.copyOf(wire.getTags()), toArray(wire.getValues()));
+    }
+
+    static org.rpcmatrix.soap.generated.Book toWire(Book book) {
+        org.rpcmatrix.soap.generated.Book wire = new org.rpcmatrix.soap.generated.Book();
+        wire.setTitle(book.title());
+        wire.getAuthors().addAll(book.authors());
+        wire.setPrice(book.price());
+        wire.setListPrice(book.listPrice());
+        wire.setPublisher(book.publisher());
+        wire.setYear(book.year());
+        wire.setMonth(book.month());
+        wire.getKeywords().addAll(book.keywords());
+        wire.setIsbn(book.isbn());
+        wire.setStarRating(book.starRating());
+        wire.setUrl(book.url());
+        return wire;
+    }
+
+    static Book fromWire(org.rpcmatrix.soap.generated.Book wire) {
+        return new Book(wire.getTitle(), List.copyOf(wire.getAuthors()), wire.getPrice(), wire.getListPrice(),
+                wire.getPublisher(), wire.getYear(), wire.getMonth(), List.copyOf(wire.getKeywords()),
+                wire.getIsbn(), wire.getStarRating(), wire.getUrl());
+    }
+
+    static org.rpcmatrix.soap.generated.Item toWire(Item item) {
+        org.rpcmatrix.soap.generated.Item wire = new org.rpcmatrix.soap.generated.Item();
+        wire.setId(item.id());
+        wire.setTitle(item.title());
+        wire.setDescription(item.description());
+        wire.setCategory(item.category());
+        wire.setOwner(item.owner());
+        wire.setCreated(item.created());
+        wire.setUpdated(item.updated());
+        wire.setQuantity(item.quantity());
+        wire.setPrice(item.price());
+        wire.setWeight(item.weight());
+        return wire;
+    }
+
+    static Item fromWire(org.rpcmatrix.soap.generated.Item wire) {
+        return new Item(wire.getId(), wire.getTitle(), wire.getDescription(), wire.getCategory(), wire.getOwner(),
+                wire.getCreated(), wire.getUpdated(), wire.getQuantity(), wire.getPrice(), wire.getWeight());
+    }
+
+    /** The declared fault for the contract's BenchError: code and message in the fault detail. */
+    static org.rpcmatrix.soap.generated.BenchErrorFault toFault(org.rpcmatrix.core.BenchError error) {
+        org.rpcmatrix.soap.generated.BenchError detail = new org.rpcmatrix.soap.generated.BenchError();
+        detail.setCode(error.code());
+        detail.setMessage(error.getMessage());
+        return new org.rpcmatrix.soap.generated.BenchErrorFault(error.getMessage(), detail);
+    }
+
+    static org.rpcmatrix.core.BenchError fromFault(org.rpcmatrix.soap.generated.BenchErrorFault fault) {
+        org.rpcmatrix.soap.generated.BenchError detail = fault.getFaultInfo();
+        return new org.rpcmatrix.core.BenchError(detail.getCode(), detail.getMessage());
+    }
+}

@@ -1,0 +1,41 @@
+package org.rpcmatrix.soap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.Comparison;
+import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.soap.generated.BenchErrorFault;
+
+class SoapCarriageTest {
+    @Test
+    void benchErrorTravelsInTheDeclaredFaultDetail() {
+        BenchErrorFault fault = SoapCarriage.toFault(new BenchError(-7, "<&> Grüße"));
+        assertEquals(-7, fault.getFaultInfo().getCode());
+        assertEquals("<&> Grüße", fault.getFaultInfo().getMessage());
+        BenchError back = SoapCarriage.fromFault(fault);
+        assertEquals(-7, back.code());
+        assertEquals("<&> Grüße", back.getMessage());
+    }
+
+    @Test
+    void doublesKeepTheirBits() {
+        double[] values = {Double.NaN, Double.POSITIVE_INFINITY, -0.0, Double.MIN_VALUE};
+        assertArrayEquals(values, SoapCarriage.toArray(SoapCarriage.toList(values)));
+    }
+
+    @Test
+    void structsRoundTrip() throws Exception {
+        ReferenceBench reference = new ReferenceBench();
+        org.rpcmatrix.core.Record record = reference.getRecord("key");
+        assertEquals(java.util.Optional.empty(), Comparison.EXACT.firstDifference("record", record,
+                SoapCarriage.fromWire(SoapCarriage.toWire(record))));
+        org.rpcmatrix.core.Book book = reference.searchBooks("q", 1).get(0);
+        assertEquals(book, SoapCarriage.fromWire(SoapCarriage.toWire(book)));
+        List<org.rpcmatrix.core.Item> items = reference.getItems(2);
+        assertEquals(items.get(1), SoapCarriage.fromWire(SoapCarriage.toWire(items.get(1))));
+    }
+}

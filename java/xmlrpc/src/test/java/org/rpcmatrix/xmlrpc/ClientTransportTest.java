@@ -1,0 +1,61 @@
+package org.rpcmatrix.xmlrpc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.ClientOptions;
+import org.rpcmatrix.core.ProtocolRegistry;
+import org.rpcmatrix.core.ServerOptions;
+
+/** The client's --transport option and each of the three transports against this module's server. */
+class ClientTransportTest {
+    private static final Path IDL = Path.of("..", "..", "idl");
+    private static JettyXmlRpcServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = JettyXmlRpcServer.start(new ServerOptions(ProtocolRegistry.load(IDL).require(Main.FAMILY),
+                "127.0.0.1", 0, IDL, null, Map.of()));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.stop();
+    }
+
+    @Test
+    void theTransportFlagIsReadAndTakenOut() {
+        String[] args = {"client", "--protocol", "xmlrpc", "--transport", "lite", "--port", "1"};
+        assertEquals(ClientTransport.LITE, ClientTransport.fromArgs(args));
+        assertArrayEquals(new String[] {"client", "--protocol", "xmlrpc", "--port", "1"},
+                ClientTransport.withoutFlag(args));
+        assertEquals(ClientTransport.SUN, ClientTransport.fromArgs(new String[] {"client"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> ClientTransport.fromArgs(new String[] {"--transport", "carrier-pigeon"}));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientTransport.class)
+    void everyTransportCarriesCallsAndFaults(ClientTransport transport) throws Exception {
+        ClientOptions options = new ClientOptions(ProtocolRegistry.load(IDL).require(Main.FAMILY), "127.0.0.1",
+                server.port(), IDL, null);
+        try (XmlRpcBenchClient client = XmlRpcBenchClient.connect(options, transport)) {
+            client.ping();
+            assertEquals(Long.MIN_VALUE, client.echoInt64(Long.MIN_VALUE));
+            assertEquals("x".repeat(100_000), client.echoString("x".repeat(100_000)));
+            assertEquals(3, client.getItems(3).size());
+            BenchError error = assertThrows(BenchError.class, () -> client.fail(42, "<&> boom"));
+            assertEquals(42, error.code());
+            assertEquals("<&> boom", error.getMessage());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+"""CORBA with omniORBpy: the mapping, and python client against python server for both ways of finding
+the objects (IOR files, naming service), vectors and sessions included."""
+import shutil
+
+import pytest
+
+from rpcmatrix.corba.mapping import from_wire, to_wire
+from rpcmatrix.corba.orb import iiop_port
+from rpcmatrix.corba.naming import OMNINAMES
+from tests.helpers import assert_all_pass_or_lacked, run_client, start_server
+
+
+def test_int8_travels_as_octet_bits():
+    assert to_wire("int8")(-1) == 0xFF
+    assert to_wire("int8")(-128) == 0x80
+    assert from_wire("int8")(0xFF) == -1
+    assert from_wire("int8")(127) == 127
+
+
+def test_iiop_port_is_read_from_an_ior():
+    # An omniORB IOR for 127.0.0.1:39553 (from omniNames' log), both byte orders handled by the reader.
+    ior = ("IOR:010000002b00000049444c3a6f6d672e6f72672f436f734e616d696e672f4e616d696e67436f6e74657874457874"
+           "3a312e30000001000000000000006c000000010102000a0000003132372e302e302e3100819a0b0000004e616d65536572"
+           "76696365000300000000000000080000000100000000545441010000001c0000000100000001000100010000000100010509"
+           "01010001000000090101000354544108000000628e036b01005290")
+    assert iiop_port(ior) == 39553
+
+
+@pytest.mark.parametrize("protocol", ["corba-ior", "corba-naming"])
+def test_python_client_against_python_server(idl, repository, tmp_path, protocol):
+    if protocol == "corba-naming" and shutil.which(OMNINAMES) is None:
+        pytest.skip("omniNames (Debian omniorb-nameserver) is not installed")
+    cell = ["--cell", str(tmp_path)]
+    server, port = start_server("rpcmatrix.corba", protocol, repository, extra=cell)
+    try:
+        answers = run_client("rpcmatrix.corba", protocol, repository, port, [
+            {"cmd": "connect"}, {"cmd": "vectors"},
+            {"cmd": "prepare", "workload": "calculatorSession"},
+            {"cmd": "warmup", "workload": "calculatorSession", "calls": 3},
+            {"cmd": "quit"}], extra=cell)
+    finally:
+        server.terminate()
+        assert server.wait(10) == 0
+    assert all(a["ok"] for a in answers), answers
+    results = answers[1]["results"]
+    assert_all_pass_or_lacked(idl, protocol, results)
+    assert {r["id"] for r in results if r["id"].startswith("calculator_") and r["status"] == "pass"} == {
+        "calculator_session", "calculator_isolation", "calculator_released"}

@@ -1,0 +1,135 @@
+"""SOAP (spyne server, zeep client) and WS-Security, in process over loopback: every vector, the published
+WSDL against idl/bench.wsdl, the --check-wsdl helper, and the security checks of the server."""
+import math
+import subprocess
+
+import pytest
+import requests
+from lxml import etree
+
+from helpers import assert_all_pass_or_lacked, options
+from rpcmatrix.contract.catalog import load_protocol, load_vectors
+from rpcmatrix.harness.calls import Driver
+from rpcmatrix.harness.conformance import run_vectors
+from rpcmatrix.soap import client as soap_client
+from rpcmatrix.soap import server as soap_server
+from rpcmatrix.soap.wsdl_check import check_wsdl
+from rpcmatrix.soap.xsdfloat import xsd_float
+
+XS = "{http://www.w3.org/2001/XMLSchema}"
+WSDL = "{http://schemas.xmlsoap.org/wsdl/}"
+
+
+@pytest.fixture(scope="module")
+def secrets(repository, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("secrets")
+    subprocess.run(["bash", str(repository / "runner" / "lib" / "secrets.sh"), str(folder)], check=True)
+    return folder
+
+
+@pytest.fixture
+def serve(idl, secrets):
+    running = []
+
+    def start(protocol):
+        server = soap_server.start(options(idl, protocol, secrets=secrets))
+        running.append(server)
+        return server
+
+    yield start
+    for server in running:
+        server.stop()
+
+
+def _results(idl, secrets, protocol, port):
+    adapter = soap_client.connect(options(idl, protocol, port=port, secrets=secrets))
+    try:
+        return run_vectors(Driver(adapter), load_vectors(idl), load_protocol(idl, protocol))
+    finally:
+        adapter.close()
+
+
+@pytest.mark.parametrize("protocol", ["soap11", "soap12", "wss-username", "wss-sign"])
+def test_every_vector_passes_or_is_lacked_by_the_registry(idl, secrets, serve, protocol):
+    results = _results(idl, secrets, protocol, serve(protocol).port)
+    assert_all_pass_or_lacked(idl, protocol, results)
+
+
+@pytest.mark.parametrize("protocol, attacks", [
+    ("wss-username", {"refuse_missing_security_header", "refuse_expired_timestamp", "refuse_replayed_message",
+                      "refuse_wrong_password"}),
+    ("wss-sign", {"refuse_missing_security_header", "refuse_expired_timestamp", "refuse_replayed_message",
+                  "refuse_tampered_body", "refuse_unknown_certificate"}),
+])
+def test_the_secured_server_refuses_each_attack_with_a_fault(idl, secrets, serve, protocol, attacks):
+    results = {r["id"]: r for r in _results(idl, secrets, protocol, serve(protocol).port)}
+    for attack in attacks:
+        assert results[attack]["status"] == "pass", results[attack]
+        assert results[attack]["reason"].startswith("SOAP Fault wsse:"), results[attack]
+
+
+def test_a_plain_call_to_a_secured_server_is_refused(idl, secrets, serve):
+    port = serve("wss-sign").port
+    with pytest.raises(Exception, match="no wsse:Security header"):
+        soap_client.connect(options(idl, "soap11", port=port)).ping()
+
+
+def test_bench_error_travels_as_a_fault_with_its_detail(idl, secrets, serve):
+    adapter = soap_client.connect(options(idl, "soap12", port=serve("soap12").port))
+    with pytest.raises(Exception) as raised:
+        adapter.fail(-7, "<&> Grüße")
+    assert (raised.value.code, raised.value.message) == (-7, "<&> Grüße")
+
+
+def _elements(schema) -> dict:
+    """{element name: [(child name, type's local name, maxOccurs)]} of a schema's global elements, with
+    named complex types resolved."""
+    types = {t.get("name"): t for t in schema.findall(f"{XS}complexType")}
+    found = {}
+    for element in schema.findall(f"{XS}element"):
+        complex_type = element.find(f"{XS}complexType")
+        if complex_type is None:
+            complex_type = types.get((element.get("type") or "").split(":")[-1])
+        children = complex_type.findall(f".//{XS}element") if complex_type is not None else []
+        found[element.get("name")] = [(c.get("name"), (c.get("type") or "").split(":")[-1],
+                                       c.get("maxOccurs", "1")) for c in children]
+    return found
+
+
+def _operations(wsdl) -> set:
+    return {o.get("name") for o in wsdl.find(f"{WSDL}portType").findall(f"{WSDL}operation")}
+
+
+def test_the_published_wsdl_matches_bench_wsdl(idl, serve):
+    port = serve("soap11").port
+    published = etree.fromstring(requests.get(f"http://127.0.0.1:{port}/bench?wsdl", timeout=30).content)
+    assert _operations(published) == _operations(etree.parse(str(idl / "bench.wsdl")).getroot())
+    expected = _elements(etree.parse(str(idl / "bench.xsd")).getroot())
+    actual = {}
+    for schema in published.iter(f"{XS}schema"):
+        if schema.get("targetNamespace") == "urn:rpcmatrix:bench":
+            actual.update(_elements(schema))
+    for name, children in expected.items():
+        assert actual.get(name) == children, name
+
+
+def test_check_wsdl_reads_the_published_wsdl(serve):
+    port = serve("soap11").port
+    answer = check_wsdl(f"http://127.0.0.1:{port}/bench?wsdl")
+    assert answer["ok"], answer
+
+
+def test_check_wsdl_says_why_it_cannot(idl, tmp_path):
+    # A WSDL whose schema import answers with an HTML help page instead of the schema.
+    (tmp_path / "help.html").write_text("<html><body><p>Service help page</p></body></html>")
+    wsdl = tmp_path / "bench.wsdl"
+    wsdl.write_text((idl / "bench.wsdl").read_text().replace('schemaLocation="bench.xsd"', 'schemaLocation="help.html"'))
+    answer = check_wsdl(wsdl.as_uri())
+    assert answer["ok"] is False and answer["reason"], answer
+    not_a_wsdl = tmp_path / "page.wsdl"
+    not_a_wsdl.write_text("<html><body>Service help page</body></html>")
+    assert check_wsdl(not_a_wsdl.as_uri()) == {"ok": False, "reason": "zeep read the WSDL, but it declares no binding"}
+
+
+def test_xsd_floats_use_the_schema_spelling():
+    assert [xsd_float(v) for v in (math.nan, math.inf, -math.inf, -0.0, 0.1)] == ["NaN", "INF", "-INF", "-0.0", "0.1"]
