@@ -1,8 +1,8 @@
 using System;
 using System.IO;
 using System.Net;
-using System.Net.Sockets;
 using System.Text;
+using RpcMatrix.Core.Hosting;
 
 namespace RpcMatrix.JsonRpc.Protocol
 {
@@ -14,71 +14,25 @@ namespace RpcMatrix.JsonRpc.Protocol
     public sealed class JsonRpcHttpServer
     {
         public const string Path = "/jsonrpc";
-        private const int PortProbeAttempts = 20;
         private static readonly Encoding Utf8 = new UTF8Encoding(false, true);
 
         private readonly JsonRpcDispatcher dispatcher;
-        private HttpListener listener;
+        private readonly HttpListenerHost host;
 
         public JsonRpcHttpServer(JsonRpcDispatcher dispatcher)
         {
             this.dispatcher = dispatcher;
+            host = new HttpListenerHost("jsonrpc", Handle);
         }
 
-        public int Start(IPAddress host, int port)
+        public int Start(IPAddress address, int port)
         {
-            // HttpListener cannot bind port 0: ask the OS for a free port, then take it (retrying if someone was faster).
-            for (int attempt = 1; ; attempt++)
-            {
-                int chosen = port != 0 ? port : FreePort(host);
-                var candidate = new HttpListener { IgnoreWriteExceptions = true };
-                candidate.Prefixes.Add("http://" + HostText(host) + ":" + chosen + "/");
-                try
-                {
-                    candidate.Start();
-                }
-                catch (Exception) when (port == 0 && attempt < PortProbeAttempts)
-                {
-                    candidate.Close();
-                    continue;
-                }
-                listener = candidate;
-                listener.BeginGetContext(OnContext, null);
-                return chosen;
-            }
+            return host.Start(address, port);
         }
 
         public void Stop()
         {
-            listener.Close();
-        }
-
-        private void OnContext(IAsyncResult result)
-        {
-            HttpListenerContext context;
-            try
-            {
-                context = listener.EndGetContext(result);
-                listener.BeginGetContext(OnContext, null);
-            }
-            catch (ObjectDisposedException)
-            {
-                return;
-            }
-            catch (HttpListenerException)
-            {
-                return;
-            }
-            try
-            {
-                Handle(context);
-            }
-            catch (Exception e)
-            {
-                // The client went away mid-response; nothing to answer.
-                Console.Error.WriteLine("jsonrpc: " + e.Message);
-                context.Response.Abort();
-            }
+            host.Stop();
         }
 
         private void Handle(HttpListenerContext context)
@@ -99,7 +53,7 @@ namespace RpcMatrix.JsonRpc.Protocol
             string answer;
             try
             {
-                answer = dispatcher.Handle(Utf8.GetString(ReadBody(request)));
+                answer = dispatcher.Handle(Utf8.GetString(HttpListenerHost.ReadBody(request)));
             }
             catch (DecoderFallbackException)
             {
@@ -123,27 +77,6 @@ namespace RpcMatrix.JsonRpc.Protocol
             response.ContentLength64 = body.Length;
             response.OutputStream.Write(body, 0, body.Length);
             response.OutputStream.Close();
-        }
-
-        private static byte[] ReadBody(HttpListenerRequest request)
-        {
-            var buffer = request.ContentLength64 > 0 ? new MemoryStream((int)request.ContentLength64) : new MemoryStream();
-            request.InputStream.CopyTo(buffer);
-            return buffer.ToArray();
-        }
-
-        private static int FreePort(IPAddress host)
-        {
-            var probe = new TcpListener(host, 0);
-            probe.Start();
-            int port = ((IPEndPoint)probe.LocalEndpoint).Port;
-            probe.Stop();
-            return port;
-        }
-
-        private static string HostText(IPAddress host)
-        {
-            return host.AddressFamily == AddressFamily.InterNetworkV6 ? "[" + host + "]" : host.ToString();
         }
     }
 }

@@ -1,8 +1,8 @@
 using System;
 using System.IO;
 using System.Net;
-using System.Net.Sockets;
 using System.Xml;
+using RpcMatrix.Core.Hosting;
 
 namespace RpcMatrix.XmlRpc.Protocol
 {
@@ -13,71 +13,25 @@ namespace RpcMatrix.XmlRpc.Protocol
     public sealed class XmlRpcHttpServer
     {
         public const string Path = "/RPC2";
-        private const int PortProbeAttempts = 20;
 
         private readonly Func<string, object[], object> invoke;
-        private HttpListener listener;
+        private readonly HttpListenerHost host;
 
         /// <param name="invoke">Answers a method call; throws XmlRpcFault for a fault response.</param>
         public XmlRpcHttpServer(Func<string, object[], object> invoke)
         {
             this.invoke = invoke;
+            host = new HttpListenerHost("xmlrpc", Handle);
         }
 
-        public int Start(IPAddress host, int port)
+        public int Start(IPAddress address, int port)
         {
-            // HttpListener cannot bind port 0: ask the OS for a free port, then take it (retrying if someone was faster).
-            for (int attempt = 1; ; attempt++)
-            {
-                int chosen = port != 0 ? port : FreePort(host);
-                var candidate = new HttpListener { IgnoreWriteExceptions = true };
-                candidate.Prefixes.Add("http://" + HostText(host) + ":" + chosen + "/");
-                try
-                {
-                    candidate.Start();
-                }
-                catch (Exception) when (port == 0 && attempt < PortProbeAttempts)
-                {
-                    candidate.Close();
-                    continue;
-                }
-                listener = candidate;
-                listener.BeginGetContext(OnContext, null);
-                return chosen;
-            }
+            return host.Start(address, port);
         }
 
         public void Stop()
         {
-            listener.Close();
-        }
-
-        private void OnContext(IAsyncResult result)
-        {
-            HttpListenerContext context;
-            try
-            {
-                context = listener.EndGetContext(result);
-                listener.BeginGetContext(OnContext, null);
-            }
-            catch (ObjectDisposedException)
-            {
-                return;
-            }
-            catch (HttpListenerException)
-            {
-                return;
-            }
-            try
-            {
-                Handle(context);
-            }
-            catch (Exception e)
-            {
-                // The client went away mid-response; nothing to answer.
-                Console.Error.WriteLine("xmlrpc: " + e.Message);
-                context.Response.Abort();
-            }
+            host.Stop();
         }
 
         private void Handle(HttpListenerContext context)
@@ -95,7 +49,7 @@ namespace RpcMatrix.XmlRpc.Protocol
                 Status(response, 405, "XML-RPC takes POST");
                 return;
             }
-            byte[] body = ReadBody(request);
+            byte[] body = HttpListenerHost.ReadBody(request);
             byte[] answer = Answer(body);
             response.StatusCode = 200;
             response.ContentType = "text/xml; charset=utf-8";
@@ -129,13 +83,6 @@ namespace RpcMatrix.XmlRpc.Protocol
             }
         }
 
-        private static byte[] ReadBody(HttpListenerRequest request)
-        {
-            var buffer = request.ContentLength64 > 0 ? new MemoryStream((int)request.ContentLength64) : new MemoryStream();
-            request.InputStream.CopyTo(buffer);
-            return buffer.ToArray();
-        }
-
         private static void Status(HttpListenerResponse response, int code, string text)
         {
             byte[] body = System.Text.Encoding.UTF8.GetBytes(text + "\n");
@@ -144,20 +91,6 @@ namespace RpcMatrix.XmlRpc.Protocol
             response.ContentLength64 = body.Length;
             response.OutputStream.Write(body, 0, body.Length);
             response.OutputStream.Close();
-        }
-
-        private static int FreePort(IPAddress host)
-        {
-            var probe = new TcpListener(host, 0);
-            probe.Start();
-            int port = ((IPEndPoint)probe.LocalEndpoint).Port;
-            probe.Stop();
-            return port;
-        }
-
-        private static string HostText(IPAddress host)
-        {
-            return host.AddressFamily == AddressFamily.InterNetworkV6 ? "[" + host + "]" : host.ToString();
         }
     }
 }

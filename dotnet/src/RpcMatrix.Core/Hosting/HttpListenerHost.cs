@@ -1,0 +1,108 @@
+using System;
+using System.IO;
+using System.Net;
+using System.Net.Sockets;
+
+namespace RpcMatrix.Core.Hosting
+{
+    /// <summary>
+    /// An HttpListener bound to one address and port, serving requests concurrently: each context is handled on
+    /// the thread-pool thread that received it, after re-arming the listener. HTTP/1.1 keep-alive is
+    /// HttpListener's default. Shared by the protocols served over plain HTTP (XML-RPC, JSON-RPC).
+    /// </summary>
+    public sealed class HttpListenerHost
+    {
+        private const int PortProbeAttempts = 20;
+
+        private readonly string name;
+        private readonly Action<HttpListenerContext> handle;
+        private HttpListener listener;
+
+        /// <param name="name">Prefixes what goes to stderr.</param>
+        /// <param name="handle">Answers one request; an exception aborts the response.</param>
+        public HttpListenerHost(string name, Action<HttpListenerContext> handle)
+        {
+            this.name = name;
+            this.handle = handle;
+        }
+
+        /// <summary>Starts listening; port 0 picks a free port. Returns the port taken.</summary>
+        public int Start(IPAddress host, int port)
+        {
+            // HttpListener cannot bind port 0: ask the OS for a free port, then take it (retrying if someone was faster).
+            for (int attempt = 1; ; attempt++)
+            {
+                int chosen = port != 0 ? port : FreePort(host);
+                var candidate = new HttpListener { IgnoreWriteExceptions = true };
+                candidate.Prefixes.Add("http://" + HostText(host) + ":" + chosen + "/");
+                try
+                {
+                    candidate.Start();
+                }
+                catch (Exception) when (port == 0 && attempt < PortProbeAttempts)
+                {
+                    candidate.Close();
+                    continue;
+                }
+                listener = candidate;
+                listener.BeginGetContext(OnContext, null);
+                return chosen;
+            }
+        }
+
+        public void Stop()
+        {
+            listener.Close();
+        }
+
+        /// <summary>The whole request body.</summary>
+        public static byte[] ReadBody(HttpListenerRequest request)
+        {
+            var buffer = request.ContentLength64 > 0 ? new MemoryStream((int)request.ContentLength64) : new MemoryStream();
+            request.InputStream.CopyTo(buffer);
+            return buffer.ToArray();
+        }
+
+        private void OnContext(IAsyncResult result)
+        {
+            HttpListenerContext context;
+            try
+            {
+                context = listener.EndGetContext(result);
+                listener.BeginGetContext(OnContext, null);
+            }
+            catch (ObjectDisposedException)
+            {
+                return;
+            }
+            catch (HttpListenerException)
+            {
+                return;
+            }
+            try
+            {
+                handle(context);
+            }
+            catch (Exception e)
+            {
+                // The client went away mid-response; nothing to answer.
+                Console.Error.WriteLine(name + ": " + e.Message);
+                context.Response.Abort();
+            }
+        }
+
+        private static int FreePort(IPAddress host)
+        {
+            var probe = new TcpListener(host, 0);
+            probe.Start();
+            int port = ((IPEndPoint)probe.LocalEndpoint).Port;
+            probe.Stop();
+            return port;
+        }
+
+        private static string HostText(IPAddress host)
+        {
+            return host.AddressFamily == AddressFamily.InterNetworkV6 ? "[" + host + "]" : host.ToString();
+        }
+    }
+}
