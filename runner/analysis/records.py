@@ -67,12 +67,12 @@ def _json_or_none(path: Path) -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def _instantiation_us(cell_dir: Path, key: str = "instantiation_ns") -> float | None:
-    answer = _json_or_none(cell_dir / "connect.json")
+def _us(answer: dict | None, key: str) -> float | None:
+    """A nanosecond figure of the client's connect answer, in µs."""
     return answer[key] / 1000.0 if answer and answer.get(key) is not None else None
 
 
-def _facts(cell_dir: Path) -> dict:
+def _facts(cell_dir: Path, connect: dict | None) -> dict:
     """What the stacks said about themselves at run time: the server's ready line, the client's connect."""
     out = {}
     try:
@@ -81,7 +81,6 @@ def _facts(cell_dir: Path) -> dict:
             out["server"] = ready["facts"]
     except (OSError, IndexError, ValueError):
         pass
-    connect = _json_or_none(cell_dir / "connect.json")
     if connect and connect.get("facts"):
         out["client"] = connect["facts"]
     return out
@@ -108,9 +107,10 @@ def vectors_record(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
         reason = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
         reason += "".join(f"; {r['id']}: {r.get('reason', '')}" for r in bad[:3])
     rec = _base(run, cell, "vectors", facts["pass"])
+    connect = _json_or_none(cell_dir / "connect.json")
     rec.update(status=status, reason=reason, calls=len(results), vectors=results,
-               instantiation_us=_instantiation_us(cell_dir), facts=_facts(cell_dir))
-    stub = _instantiation_us(cell_dir, "instantiation_stub_ns")
+               instantiation_us=_us(connect, "instantiation_ns"), facts=_facts(cell_dir, connect))
+    stub = _us(connect, "instantiation_stub_ns")
     if stub is not None:  # from a reference already obtained (no registry or naming lookup)
         rec["instantiation_stub_us"] = stub
     metadata = _json_or_none(cell_dir / "metadata.json")
@@ -147,9 +147,10 @@ def workload_record(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     measured = facts["measured"]
     samples = _read_samples(cell_dir / f"{name}.samples.json")
     rec = _base(run, cell, name, facts["pass"])
+    connect = _json_or_none(cell_dir / "connect.json")
     rec.update(warmup=facts["warmup"], repetitions=facts["repetitions"], size=facts["size"],
-               min_ms=facts.get("min_ms", 0), instantiation_us=_instantiation_us(cell_dir),
-               facts=_facts(cell_dir))
+               min_ms=facts.get("min_ms", 0), instantiation_us=_us(connect, "instantiation_ns"),
+               facts=_facts(cell_dir, connect))
     reps = measured["repetitions"]
     rep_calls = [r[0] for r in reps]
     counted = [len(s) for s in samples]
@@ -206,7 +207,7 @@ def status_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     records = []
     for part in parts:
         rec = _base(run, cell, part, facts["pass"])
-        rec.update(status=facts["status"], reason=facts["reason"], instantiation_us=_instantiation_us(cell_dir))
+        rec.update(status=facts["status"], reason=facts["reason"], instantiation_us=_us(_json_or_none(cell_dir / "connect.json"), "instantiation_ns"))
         if facts.get("blocked_by"):
             rec["blocked_by"] = facts["blocked_by"]
         records.append(rec)

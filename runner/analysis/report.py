@@ -753,8 +753,9 @@ class Report:
                      if p["family"] == me["family"] and p["variant"] == plain and name in self.protocols), None)
 
     def message_sizes(self) -> list[str]:
-        workloads = [w for w in self.env["run"].get("headline_workloads", [])
-                     if any(self.wire_bytes(p, w) for p in self.protocols)]
+        headline = self.env["run"].get("headline_workloads", [])
+        sizes = {(p, w): self.wire_bytes(p, w) for p in self.protocols for w in headline}
+        workloads = [w for w in headline if any(sizes[(p, w)] for p in self.protocols)]
         if not workloads:
             return []
         rows = []
@@ -762,16 +763,16 @@ class Report:
             row, any_value = [f"`{protocol}`"], False
             sibling = self.plain_sibling(protocol)
             for w in workloads:
-                size = self.wire_bytes(protocol, w)
+                size = sizes[(protocol, w)]
                 if size is None:
                     row.append("–")
                     continue
                 any_value = True
                 text = _num(size, 4)
-                base = self.wire_bytes(self.baseline, w) if self.baseline else None
+                base = sizes.get((self.baseline, w))
                 if base and protocol != self.baseline:
                     text += f" (×{size / base:.1f} {self.baseline}"
-                    plain = self.wire_bytes(sibling, w) if sibling else None
+                    plain = sizes.get((sibling, w))
                     text += f", ×{size / plain:.1f} {sibling})" if plain else ")"
                 row.append(text)
             if any_value:
