@@ -6,7 +6,7 @@ import sys
 import pytest
 from helpers import IDL, assert_all_pass_or_lacked, run_client, start_server
 
-PROTOCOLS = [("rpcmatrix.rawtcp", "rawtcp"), ("rpcmatrix.xmlrpc", "xmlrpc")]
+PROTOCOLS = [("rpcmatrix.rawtcp", "rawtcp"), ("rpcmatrix.xmlrpc", "xmlrpc"), ("rpcmatrix.xmlrpc", "xmlrpc-gzip")]
 
 
 @pytest.mark.parametrize("module, protocol", PROTOCOLS)

@@ -1,9 +1,12 @@
+import gzip
 import http.client
+import http.server
 import math
+import threading
 import xmlrpc.client
-from types import SimpleNamespace
 
 import pytest
+from helpers import options
 
 from rpcmatrix.contract.model import BenchError, Item
 from rpcmatrix.contract.reference import ReferenceBench
@@ -61,16 +64,21 @@ def test_carriage_returns_are_escaped_because_xml_parsers_normalise_them():
     assert xmlrpc.client.loads(escape_carriage_returns(body))[0][0] == "a\rb\r\n"
 
 
+@pytest.fixture(params=["xmlrpc", "xmlrpc-gzip"])
+def protocol(request):
+    return request.param
+
+
 @pytest.fixture
-def server():
-    running = xmlrpc_server.start(SimpleNamespace(host="127.0.0.1", port=0))
+def server(idl, protocol):
+    running = xmlrpc_server.start(options(idl, protocol))
     yield running
     running.stop()
 
 
 @pytest.fixture
-def client(server):
-    connected = xmlrpc_client.connect(SimpleNamespace(host="127.0.0.1", port=server.port))
+def client(idl, protocol, server):
+    connected = xmlrpc_client.connect(options(idl, protocol, port=server.port))
     yield connected
     connected.close()
 
@@ -121,3 +129,65 @@ def test_connection_is_kept_alive_and_only_rpc2_answers(server):
     connection.request("POST", "/other", body, {"Content-Type": "text/xml"})
     assert connection.getresponse().status == 404
     connection.close()
+
+
+def _post(port, body, headers):
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    connection.request("POST", PATH, body, {"Content-Type": "text/xml", **headers})
+    reply = connection.getresponse()
+    answer = (reply.status, reply.getheader("Content-Encoding"), reply.read())
+    connection.close()
+    return answer
+
+
+def test_only_the_gzip_variant_compresses_answers(server, protocol):
+    """Both variants read a gzip request (the library always does); only xmlrpc-gzip answers in gzip, and
+    only to a client that accepts it."""
+    body = gzip.compress(xmlrpc.client.dumps(("x" * 100,), "echoString").encode())
+    status, encoding, answer = _post(server.port, body, {"Content-Encoding": "gzip", "Accept-Encoding": "gzip"})
+    assert status == 200
+    if protocol == "xmlrpc-gzip":
+        assert encoding == "gzip"
+        answer = gzip.decompress(answer)
+    else:
+        assert encoding is None
+    assert xmlrpc.client.loads(answer)[0] == ("x" * 100,)
+    status, encoding, answer = _post(server.port, xmlrpc.client.dumps((), "ping").encode(), {})
+    assert (status, encoding) == (200, None) and xmlrpc.client.loads(answer)[0] == (True,)
+
+
+def test_the_gzip_client_compresses_its_requests_and_asks_for_gzip(idl):
+    seen = []
+
+    class Recorder(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):
+            raw = self.rfile.read(int(self.headers["Content-Length"]))
+            seen.append((self.headers.get("Content-Encoding"), self.headers.get("Accept-Encoding"), raw))
+            answer = gzip.compress(xmlrpc.client.dumps((True,), methodresponse=True).encode())
+            self.send_response(200)
+            self.send_header("Content-Type", "text/xml")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, *args):
+            pass
+
+    recorder = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    threading.Thread(target=recorder.serve_forever, daemon=True).start()
+    try:
+        for protocol in ("xmlrpc-gzip", "xmlrpc"):
+            connected = xmlrpc_client.connect(options(idl, protocol, port=recorder.server_address[1]))
+            assert connected.ping() is None
+            connected.close()
+    finally:
+        recorder.shutdown()
+        recorder.server_close()
+    (gz_encoding, gz_accept, gz_body), (plain_encoding, plain_accept, plain_body) = seen
+    assert (gz_encoding, gz_accept) == ("gzip", "gzip")
+    assert b"<methodName>ping</methodName>" in gzip.decompress(gz_body)
+    assert plain_encoding is None and plain_accept in (None, "identity")  # http.client says identity
+    assert b"<methodName>ping</methodName>" in plain_body

@@ -71,8 +71,27 @@ select_cells() {
   known=$(jq -r '.name' <<<"$ALL_CELL_LINES")
   check_names cell "$CELLS" "$known" || true
   CELL_LINES=$(filter_cells "$PROTOCOLS" "$SERVERS" "$CLIENTS" "$CELLS" <<<"$ALL_CELL_LINES")
+  [[ -n "$PROTOCOLS" ]] || CELL_LINES=$(without_opt_in_protocols <<<"$CELL_LINES")
   [[ -n "$CELL_LINES" ]] || die "no cell matches the selection"
   MANIFESTS_JSON="$manifests"
+}
+
+# Drops the cells of protocols the registry marks opt_in (a setting off in every stack's defaults, such as
+# compression) unless the profile takes them ("opt_in": true); naming a protocol with --protocol always
+# takes it. Says which it left out.
+without_opt_in_protocols() {
+  local takes cells left_out registry
+  cells=$(cat)
+  takes=$(jq -r --arg p "$PROFILE" '.profiles[$p].opt_in // false' "$IDL_DIR/workloads.json")
+  if [[ "$takes" == true ]]; then
+    printf '%s\n' "$cells"
+    return
+  fi
+  registry=$(cat "$IDL_DIR/protocols.json")
+  left_out=$(jq -r --argjson registry "$registry" 'select($registry.protocols[.protocol].opt_in) | .protocol' <<<"$cells" |
+    sort -u | paste -sd' ')
+  [[ -z "$left_out" ]] || info "opt-in protocols left out of profile $PROFILE (name them with --protocol): $left_out"
+  jq -c --argjson registry "$registry" 'select(($registry.protocols[.protocol].opt_in // null) == null)' <<<"$cells"
 }
 
 list_cells() {

@@ -62,7 +62,7 @@ await_file() {
   run "$RPCM" cells --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]
   # 17 protocols: echo has 3 clients (alpha, alpha-fast, beta) × 2 servers, the other 16 2 × 2
-  [ "$(grep -c . <<<"$output")" -eq 70 ]
+  [ "$(grep -c $'\t' <<<"$output")" -eq 70 ]
   grep -qx $'gap/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
   grep -qx $'nope/alpha→beta\tunsupported: alpha cannot speak nope: no library' <<<"$output"
   grep -qx $'echo/alpha-fast→beta\truns' <<<"$output"
@@ -81,6 +81,21 @@ await_file() {
   run "$RPCM" cells --manifests "$FIX" --idl "$FIDL" --cell 'echo/beta→alpha' --cell 'gap/alpha→alpha'
   [ "$output" = $'echo/beta→alpha\truns\ngap/alpha→alpha\truns' ]
   [ ! -e "$OUT" ]
+}
+
+@test "opt-in protocols: left out (and said so) unless --protocol names them or the profile takes them" {
+  run "$RPCM" cells --manifests "$FIX" --idl "$FIDL"
+  [ "$status" -eq 0 ]
+  ! grep -q '^echo-opt/' <<<"$output"
+  [[ "$output" == *"opt-in protocols left out of profile default (name them with --protocol): echo-opt"* ]]
+  run "$RPCM" cells --manifests "$FIX" --idl "$FIDL" --protocol echo-opt
+  [ "$status" -eq 0 ]
+  [ "$(grep -c $'^echo-opt/alpha→alpha\truns$' <<<"$output")" -eq 1 ]
+  grep -qx $'echo-opt/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
+  run "$RPCM" cells --manifests "$FIX" --idl "$FIDL" --profile opted
+  [ "$status" -eq 0 ]
+  grep -qx $'echo-opt/alpha→alpha\truns' <<<"$output"
+  [[ "$output" != *"left out"* ]]
 }
 
 @test "unknown names and options: a clear message naming the known ones, and nothing runs or builds" {

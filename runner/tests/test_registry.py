@@ -52,6 +52,21 @@ def test_family_and_variant_name_one_protocol():
         seen[key] = protocol
 
 
+def test_opt_in_protocols_say_why_and_some_profile_takes_them():
+    """An opt-in protocol is left out of profiles without "opt_in": true; certification must still reach it."""
+    profiles = json.loads((IDL / "workloads.json").read_text())["profiles"]
+    for name, profile in profiles.items():
+        assert isinstance(profile.get("opt_in", False), bool), name
+    assert profiles["certify"].get("opt_in") is True
+    assert profiles["smoke"].get("opt_in") is True
+    assert not profiles["default"].get("opt_in", False), "the main job compares protocols as deployed by default"
+    for protocol, entry in PROTOCOLS.items():
+        if "opt_in" in entry:
+            assert isinstance(entry["opt_in"], str) and entry["opt_in"].strip(), protocol
+            plain = [p for p, e in PROTOCOLS.items() if e["family"] == entry["family"] and "opt_in" not in e]
+            assert plain, f"{protocol}: an opt-in variant of a family with no protocol run by default"
+
+
 # ------------------------------------------------------------------------------------------------ needs
 NEEDERS = [(f"contract:{o['name']}", o) for o in CONTRACT["operations"]] + \
           [(f"vectors:{v['id']}", v) for v in VECTORS] + [(f"workloads:{w['name']}", w) for w in WORKLOADS]

@@ -9,12 +9,12 @@ namespace RpcMatrix.JsonRpc
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new JsonRpcBenchServer(new ReferenceBench());
+            return new JsonRpcBenchServer(new ReferenceBench(), options.Protocol.Gzip());
         }
 
         public IBenchClient CreateClient(Options options)
         {
-            return new JsonRpcBenchClient(options.HostText, options.Port);
+            return new JsonRpcBenchClient(options.HostText, options.Port, options.Protocol.Gzip());
         }
     }
 }

@@ -4,17 +4,17 @@ using RpcMatrix.XmlRpc.Bench;
 
 namespace RpcMatrix.XmlRpc
 {
-    /// <summary>The xmlrpc family for the launcher: its server and client adapter. The family has no variants.</summary>
+    /// <summary>The xmlrpc family for the launcher: its server and client adapter; xmlrpc-gzip compresses.</summary>
     public sealed class XmlRpcAdapter : IProtocolAdapter
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new XmlRpcBenchServer(new ReferenceBench());
+            return new XmlRpcBenchServer(new ReferenceBench(), options.Protocol.Gzip());
         }
 
         public IBenchClient CreateClient(Options options)
         {
-            return new XmlRpcBenchClient(options.HostText, options.Port);
+            return new XmlRpcBenchClient(options.HostText, options.Port, options.Protocol.Gzip());
         }
     }
 }

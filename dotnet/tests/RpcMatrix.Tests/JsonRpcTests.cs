@@ -131,11 +131,11 @@ namespace RpcMatrix.Tests
         [Test]
         public void LoopbackVectorsAndNotificationsOverHttp()
         {
-            var server = new JsonRpcBenchServer(new ReferenceBench());
+            var server = new JsonRpcBenchServer(new ReferenceBench(), false);
             int port = server.Start(IPAddress.Loopback, 0);
             try
             {
-                using (var client = new JsonRpcBenchClient("127.0.0.1", port))
+                using (var client = new JsonRpcBenchClient("127.0.0.1", port, false))
                 {
                     IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
                     var results = new VectorRunner(idl, new ReferenceBench()).Run(client, idl.Registry.Get("jsonrpc"));
@@ -143,7 +143,7 @@ namespace RpcMatrix.Tests
                     Assert.IsEmpty(bad, string.Join("\n", bad));
                     Assert.That(results.Count(r => r.Status == "pass"), Is.GreaterThan(60));
                 }
-                using (var http = new JsonRpcHttpClient("127.0.0.1", port))
+                using (var http = new JsonRpcHttpClient("127.0.0.1", port, false))
                 {
                     http.Notify("ping");
                     var e = Assert.Throws<JsonRpcError>(() => http.Invoke("nope"));

@@ -5,6 +5,7 @@ using NUnit.Framework;
 using RpcMatrix.Core.Conformance;
 using RpcMatrix.Core.Hosting;
 using RpcMatrix.Core.Reference;
+using RpcMatrix.JsonRpc.Bench;
 using RpcMatrix.RawTcp;
 using RpcMatrix.XmlRpc.Bench;
 
@@ -43,7 +44,19 @@ namespace RpcMatrix.Tests
         [Test]
         public void XmlRpc()
         {
-            RunVectors(new XmlRpcBenchServer(new ReferenceBench()), port => new XmlRpcBenchClient("127.0.0.1", port), "xmlrpc");
+            RunVectors(new XmlRpcBenchServer(new ReferenceBench(), false), port => new XmlRpcBenchClient("127.0.0.1", port, false), "xmlrpc");
+        }
+
+        [Test]
+        public void XmlRpcGzip()
+        {
+            RunVectors(new XmlRpcBenchServer(new ReferenceBench(), true), port => new XmlRpcBenchClient("127.0.0.1", port, true), "xmlrpc-gzip");
+        }
+
+        [Test]
+        public void JsonRpcGzip()
+        {
+            RunVectors(new JsonRpcBenchServer(new ReferenceBench(), true), port => new JsonRpcBenchClient("127.0.0.1", port, true), "jsonrpc-gzip");
         }
     }
 }

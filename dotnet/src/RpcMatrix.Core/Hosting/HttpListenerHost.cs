@@ -8,7 +8,8 @@ namespace RpcMatrix.Core.Hosting
     /// <summary>
     /// An HttpListener bound to one address and port, serving requests concurrently: each context is handled on
     /// the thread-pool thread that received it, after re-arming the listener. HTTP/1.1 keep-alive is
-    /// HttpListener's default. Shared by the protocols served over plain HTTP (XML-RPC, JSON-RPC).
+    /// HttpListener's default. Shared by the protocols served over plain HTTP (XML-RPC, JSON-RPC). A gzip request
+    /// body is always read; answers are gzip only for a gzip variant and a client that accepts it.
     /// </summary>
     public sealed class HttpListenerHost
     {
@@ -16,14 +17,17 @@ namespace RpcMatrix.Core.Hosting
 
         private readonly string name;
         private readonly Action<HttpListenerContext> handle;
+        private readonly bool gzip;
         private HttpListener listener;
 
         /// <param name="name">Prefixes what goes to stderr.</param>
         /// <param name="handle">Answers one request; an exception aborts the response.</param>
-        public HttpListenerHost(string name, Action<HttpListenerContext> handle)
+        /// <param name="gzip">Whether answers are gzip-compressed for clients that accept it.</param>
+        public HttpListenerHost(string name, Action<HttpListenerContext> handle, bool gzip)
         {
             this.name = name;
             this.handle = handle;
+            this.gzip = gzip;
         }
 
         /// <summary>Starts listening; port 0 picks a free port. Returns the port taken.</summary>
@@ -55,12 +59,29 @@ namespace RpcMatrix.Core.Hosting
             listener.Close();
         }
 
-        /// <summary>The whole request body.</summary>
+        /// <summary>The whole request body, decompressed when it came in gzip.</summary>
         public static byte[] ReadBody(HttpListenerRequest request)
         {
             var buffer = request.ContentLength64 > 0 ? new MemoryStream((int)request.ContentLength64) : new MemoryStream();
             request.InputStream.CopyTo(buffer);
-            return buffer.ToArray();
+            byte[] body = buffer.ToArray();
+            return GzipBody.IsGzip(request.Headers["Content-Encoding"]) ? GzipBody.Decompress(body) : body;
+        }
+
+        /// <summary>Answers with a whole body and its length (keep-alive), gzip when this host compresses.</summary>
+        public void Send(HttpListenerContext context, int status, string contentType, byte[] body)
+        {
+            HttpListenerResponse response = context.Response;
+            if (gzip && body.Length > 0 && GzipBody.Accepted(context.Request.Headers["Accept-Encoding"]))
+            {
+                body = GzipBody.Compress(body);
+                response.AddHeader("Content-Encoding", "gzip");
+            }
+            response.StatusCode = status;
+            response.ContentType = contentType;
+            response.ContentLength64 = body.Length;
+            response.OutputStream.Write(body, 0, body.Length);
+            response.OutputStream.Close();
         }
 
         private void OnContext(IAsyncResult result)

@@ -12,9 +12,10 @@ namespace RpcMatrix.JsonRpc.Bench
     {
         private readonly JsonRpcHttpClient http;
 
-        public JsonRpcBenchClient(string host, int port)
+        /// <param name="gzip">jsonrpc-gzip: requests compressed, answers asked for in gzip.</param>
+        public JsonRpcBenchClient(string host, int port, bool gzip)
         {
-            http = new JsonRpcHttpClient(host, port);
+            http = new JsonRpcHttpClient(host, port, gzip);
         }
 
         public void Ping() { C.ToVoid(Call("ping")); }

@@ -10,9 +10,10 @@ namespace RpcMatrix.JsonRpc.Bench
     {
         private readonly JsonRpcHttpServer http;
 
-        public JsonRpcBenchServer(IBench bench)
+        /// <param name="gzip">jsonrpc-gzip: answers gzip-compressed for clients that accept it.</param>
+        public JsonRpcBenchServer(IBench bench, bool gzip)
         {
-            http = new JsonRpcHttpServer(new JsonRpcDispatcher(new JsonRpcBenchService(bench).Invoke));
+            http = new JsonRpcHttpServer(new JsonRpcDispatcher(new JsonRpcBenchService(bench).Invoke), gzip);
         }
 
         public int Start(IPAddress host, int port)

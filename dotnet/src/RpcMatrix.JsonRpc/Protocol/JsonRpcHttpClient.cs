@@ -1,37 +1,28 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
-using System.Net;
-using System.Net.Sockets;
 using System.Text;
 using System.Threading;
+using RpcMatrix.Core.Hosting;
 using RpcMatrix.Core.Json;
 
 namespace RpcMatrix.JsonRpc.Protocol
 {
     /// <summary>
-    /// JSON-RPC 2.0 over HttpWebRequest: one keep-alive connection reused for every call, no Expect: 100-continue
-    /// round trip, Nagle off. Calls carry numeric ids and positional params; the answer's id must echo the call's.
+    /// JSON-RPC 2.0 over one kept-alive HTTP connection (HttpPostClient: no Expect: 100-continue, Nagle off; with
+    /// gzip, jsonrpc-gzip, every request compressed and the answer asked for in gzip). Calls carry numeric ids and
+    /// positional params; the answer's id must echo the call's.
     /// </summary>
     public sealed class JsonRpcHttpClient : IDisposable
     {
         private static readonly Encoding Utf8 = new UTF8Encoding(false);
 
-        private readonly Uri uri;
-        private readonly ServicePoint servicePoint;
+        private readonly HttpPostClient http;
         private long nextId;
 
-        public JsonRpcHttpClient(string host, int port)
+        public JsonRpcHttpClient(string host, int port, bool gzip)
         {
-            IPAddress address;
-            string hostText = IPAddress.TryParse(host, out address) && address.AddressFamily == AddressFamily.InterNetworkV6
-                ? "[" + host + "]" : host;
-            uri = new Uri("http://" + hostText + ":" + port + JsonRpcHttpServer.Path);
-            ServicePointManager.Expect100Continue = false;
-            ServicePointManager.UseNagleAlgorithm = false;
-            servicePoint = ServicePointManager.FindServicePoint(uri);
-            servicePoint.Expect100Continue = false;
-            servicePoint.UseNagleAlgorithm = false;
+            http = new HttpPostClient(host, port, JsonRpcHttpServer.Path, "application/json", "application/json", gzip);
         }
 
         /// <summary>Calls a method; returns its result, or throws JsonRpcError for an error object.</summary>
@@ -56,45 +47,12 @@ namespace RpcMatrix.JsonRpc.Protocol
         /// <summary>Posts raw JSON text and returns the raw answer ("" for 204 No Content).</summary>
         public string Post(string json)
         {
-            byte[] body = Utf8.GetBytes(json);
-            var request = (HttpWebRequest)WebRequest.Create(uri);
-            request.Method = "POST";
-            request.ContentType = "application/json";
-            request.Accept = "application/json";
-            request.UserAgent = "rpcmatrix-dotnet";
-            request.KeepAlive = true;
-            request.Proxy = null;
-            request.ContentLength = body.Length;
-            request.Timeout = 300000;
-            request.ReadWriteTimeout = 300000;
-            using (Stream stream = request.GetRequestStream())
-            {
-                stream.Write(body, 0, body.Length);
-            }
-            HttpWebResponse response;
-            try
-            {
-                response = (HttpWebResponse)request.GetResponse();
-            }
-            catch (WebException e) when (e.Response is HttpWebResponse)
-            {
-                using (var failed = (HttpWebResponse)e.Response)
-                {
-                    throw new WebException("HTTP " + (int)failed.StatusCode + " " + failed.StatusDescription + " from " + uri, e);
-                }
-            }
-            using (response)
-            using (Stream stream = response.GetResponseStream())
-            {
-                var buffer = response.ContentLength > 0 ? new MemoryStream((int)response.ContentLength) : new MemoryStream();
-                stream.CopyTo(buffer);
-                return Utf8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
-            }
+            return Utf8.GetString(http.Post(Utf8.GetBytes(json)));
         }
 
         public void Dispose()
         {
-            servicePoint.CloseConnectionGroup(null);
+            http.Dispose();
         }
 
         private static Dictionary<string, object> Request(string method, object[] parameters, object id)

@@ -9,7 +9,8 @@ namespace RpcMatrix.JsonRpc.Protocol
     /// <summary>
     /// JSON-RPC 2.0 over HttpListener at POST /jsonrpc: HTTP/1.1 keep-alive, requests served concurrently (each
     /// context is handled on the thread-pool thread that received it, after re-arming the listener). A request
-    /// that answers nothing (notifications only) gets 204 No Content.
+    /// that answers nothing (notifications only) gets 204 No Content. With gzip (jsonrpc-gzip) answers are
+    /// compressed for clients that accept gzip; gzip requests are always read.
     /// </summary>
     public sealed class JsonRpcHttpServer
     {
@@ -19,10 +20,10 @@ namespace RpcMatrix.JsonRpc.Protocol
         private readonly JsonRpcDispatcher dispatcher;
         private readonly HttpListenerHost host;
 
-        public JsonRpcHttpServer(JsonRpcDispatcher dispatcher)
+        public JsonRpcHttpServer(JsonRpcDispatcher dispatcher, bool gzip)
         {
             this.dispatcher = dispatcher;
-            host = new HttpListenerHost("jsonrpc", Handle);
+            host = new HttpListenerHost("jsonrpc", Handle, gzip);
         }
 
         public int Start(IPAddress address, int port)
@@ -41,13 +42,13 @@ namespace RpcMatrix.JsonRpc.Protocol
             HttpListenerResponse response = context.Response;
             if (request.Url.AbsolutePath != Path)
             {
-                Send(response, 404, "text/plain; charset=utf-8", "JSON-RPC is served at " + Path + "\n");
+                Send(context, 404, "text/plain; charset=utf-8", "JSON-RPC is served at " + Path + "\n");
                 return;
             }
             if (request.HttpMethod != "POST")
             {
                 response.AddHeader("Allow", "POST");
-                Send(response, 405, "text/plain; charset=utf-8", "JSON-RPC takes POST\n");
+                Send(context, 405, "text/plain; charset=utf-8", "JSON-RPC takes POST\n");
                 return;
             }
             string answer;
@@ -66,17 +67,12 @@ namespace RpcMatrix.JsonRpc.Protocol
                 response.OutputStream.Close();
                 return;
             }
-            Send(response, 200, "application/json", answer);
+            Send(context, 200, "application/json", answer);
         }
 
-        private static void Send(HttpListenerResponse response, int status, string contentType, string text)
+        private void Send(HttpListenerContext context, int status, string contentType, string text)
         {
-            byte[] body = Utf8.GetBytes(text);
-            response.StatusCode = status;
-            response.ContentType = contentType;
-            response.ContentLength64 = body.Length;
-            response.OutputStream.Write(body, 0, body.Length);
-            response.OutputStream.Close();
+            host.Send(context, status, contentType, Utf8.GetBytes(text));
         }
     }
 }

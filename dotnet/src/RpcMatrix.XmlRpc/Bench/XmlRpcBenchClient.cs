@@ -12,9 +12,10 @@ namespace RpcMatrix.XmlRpc.Bench
     {
         private readonly XmlRpcHttpClient http;
 
-        public XmlRpcBenchClient(string host, int port)
+        /// <param name="gzip">xmlrpc-gzip: requests compressed, answers asked for in gzip.</param>
+        public XmlRpcBenchClient(string host, int port, bool gzip)
         {
-            http = new XmlRpcHttpClient(host, port);
+            http = new XmlRpcHttpClient(host, port, gzip);
         }
 
         public void Ping() { C.ToVoid(Call("ping")); }

@@ -10,9 +10,10 @@ namespace RpcMatrix.XmlRpc.Bench
     {
         private readonly XmlRpcHttpServer http;
 
-        public XmlRpcBenchServer(IBench bench)
+        /// <param name="gzip">xmlrpc-gzip: answers gzip-compressed for clients that accept it.</param>
+        public XmlRpcBenchServer(IBench bench, bool gzip)
         {
-            http = new XmlRpcHttpServer(new XmlRpcBenchService(bench).Invoke);
+            http = new XmlRpcHttpServer(new XmlRpcBenchService(bench).Invoke, gzip);
         }
 
         public int Start(IPAddress host, int port)

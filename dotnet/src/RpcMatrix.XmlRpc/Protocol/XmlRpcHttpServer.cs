@@ -9,6 +9,7 @@ namespace RpcMatrix.XmlRpc.Protocol
     /// <summary>
     /// XML-RPC over HttpListener at POST /RPC2: HTTP/1.1 keep-alive, requests served concurrently
     /// (each context is handled on the thread-pool thread that received it, after re-arming the listener).
+    /// With gzip (xmlrpc-gzip) answers are compressed for clients that accept gzip; gzip requests are always read.
     /// </summary>
     public sealed class XmlRpcHttpServer
     {
@@ -18,10 +19,11 @@ namespace RpcMatrix.XmlRpc.Protocol
         private readonly HttpListenerHost host;
 
         /// <param name="invoke">Answers a method call; throws XmlRpcFault for a fault response.</param>
-        public XmlRpcHttpServer(Func<string, object[], object> invoke)
+        /// <param name="gzip">Whether answers are gzip-compressed.</param>
+        public XmlRpcHttpServer(Func<string, object[], object> invoke, bool gzip)
         {
             this.invoke = invoke;
-            host = new HttpListenerHost("xmlrpc", Handle);
+            host = new HttpListenerHost("xmlrpc", Handle, gzip);
         }
 
         public int Start(IPAddress address, int port)
@@ -40,22 +42,17 @@ namespace RpcMatrix.XmlRpc.Protocol
             HttpListenerResponse response = context.Response;
             if (request.Url.AbsolutePath != Path)
             {
-                Status(response, 404, "XML-RPC is served at " + Path);
+                Status(context, 404, "XML-RPC is served at " + Path);
                 return;
             }
             if (request.HttpMethod != "POST")
             {
                 response.AddHeader("Allow", "POST");
-                Status(response, 405, "XML-RPC takes POST");
+                Status(context, 405, "XML-RPC takes POST");
                 return;
             }
-            byte[] body = HttpListenerHost.ReadBody(request);
-            byte[] answer = Answer(body);
-            response.StatusCode = 200;
-            response.ContentType = "text/xml; charset=utf-8";
-            response.ContentLength64 = answer.Length;
-            response.OutputStream.Write(answer, 0, answer.Length);
-            response.OutputStream.Close();
+            byte[] answer = Answer(HttpListenerHost.ReadBody(request));
+            host.Send(context, 200, "text/xml; charset=utf-8", answer);
         }
 
         private byte[] Answer(byte[] body)
@@ -83,14 +80,9 @@ namespace RpcMatrix.XmlRpc.Protocol
             }
         }
 
-        private static void Status(HttpListenerResponse response, int code, string text)
+        private void Status(HttpListenerContext context, int code, string text)
         {
-            byte[] body = System.Text.Encoding.UTF8.GetBytes(text + "\n");
-            response.StatusCode = code;
-            response.ContentType = "text/plain; charset=utf-8";
-            response.ContentLength64 = body.Length;
-            response.OutputStream.Write(body, 0, body.Length);
-            response.OutputStream.Close();
+            host.Send(context, code, "text/plain; charset=utf-8", System.Text.Encoding.UTF8.GetBytes(text + "\n"));
         }
     }
 }

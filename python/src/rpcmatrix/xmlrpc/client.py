@@ -1,5 +1,6 @@
 """The XML-RPC client: xmlrpc.client.ServerProxy over one persistent HTTP/1.1 connection (http.client
-sets TCP_NODELAY), calling /RPC2 with the contract's operation names."""
+sets TCP_NODELAY), calling /RPC2 with the contract's operation names. The gzip variant uses the library's
+own compression: Transport.encode_threshold (0: every request body) and accept_gzip_encoding."""
 from __future__ import annotations
 
 import xmlrpc.client
@@ -7,20 +8,24 @@ import xmlrpc.client
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import Operation
 from rpcmatrix.harness.generic_client import GenericClient
-from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
+from rpcmatrix.xmlrpc.mapping import PATH, compresses, escape_carriage_returns, from_wire, to_wire
 
 
 class _Transport(xmlrpc.client.Transport):
-    accept_gzip_encoding = False  # no compression: the other languages' stacks do not compress either
+    def __init__(self, gzip: bool):
+        super().__init__(use_builtin_types=True)
+        # Off unless the protocol is the gzip variant: the library's default would ask for gzip answers.
+        self.accept_gzip_encoding = gzip
+        self.encode_threshold = 0 if gzip else None  # the library's own default threshold is 1,400 bytes
 
     def send_content(self, connection, request_body):
         super().send_content(connection, escape_carriage_returns(request_body))
 
 
 class XmlRpcClient(GenericClient):
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, gzip: bool = False):
         authority = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        self._transport = _Transport(use_builtin_types=True)
+        self._transport = _Transport(gzip)
         self._proxy = xmlrpc.client.ServerProxy(f"http://{authority}{PATH}", transport=self._transport,
                                                 allow_none=False, use_builtin_types=True)
 
@@ -37,4 +42,4 @@ class XmlRpcClient(GenericClient):
 
 
 def connect(options) -> XmlRpcClient:
-    return XmlRpcClient(options.host, options.port)
+    return XmlRpcClient(options.host, options.port, compresses(options.registered))

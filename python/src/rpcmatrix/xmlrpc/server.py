@@ -1,5 +1,6 @@
 """The XML-RPC server: SimpleXMLRPCServer with a thread per connection, HTTP/1.1 keep-alive, TCP_NODELAY,
-no request logging, answering at /RPC2 with ReferenceBench."""
+no request logging, answering at /RPC2 with ReferenceBench. The library reads gzip requests always; it
+gzips answers only in the gzip variant (encode_threshold 0, to a client that accepts gzip)."""
 from __future__ import annotations
 
 import socket
@@ -11,7 +12,7 @@ from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
+from rpcmatrix.xmlrpc.mapping import PATH, compresses, escape_carriage_returns, from_wire, to_wire
 
 # Fault code for a call the server cannot take (wrong arguments), from the XML-RPC fault code
 # conventions ("server error: invalid method parameters").
@@ -22,7 +23,7 @@ class _RequestHandler(SimpleXMLRPCRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: one connection per client for all its calls
     disable_nagle_algorithm = True  # TCP_NODELAY
     rpc_paths = (PATH,)
-    encode_threshold = None  # no gzip: the other languages' stacks do not compress either
+    encode_threshold = None  # no gzip answers unless the protocol is the gzip variant (see XmlRpcServer)
 
 
 class _ThreadingXMLRPCServer(socketserver.ThreadingMixIn, SimpleXMLRPCServer):
@@ -56,10 +57,12 @@ def _handler(operation: Operation, reference: ReferenceBench):
 
 
 class XmlRpcServer:
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, gzip: bool = False):
         server_class = type("Server", (_ThreadingXMLRPCServer,),
                             {"address_family": socket.AF_INET6 if ":" in host else socket.AF_INET})
-        self._server = server_class((host, port), requestHandler=_RequestHandler, logRequests=False,
+        # 0: every answer compressed (the library's own default threshold is 1,400 bytes).
+        handler_class = type("Handler", (_RequestHandler,), {"encode_threshold": 0 if gzip else None})
+        self._server = server_class((host, port), requestHandler=handler_class, logRequests=False,
                                     allow_none=False, encoding="utf-8", use_builtin_types=True)
         reference = ReferenceBench()
         for operation in OPERATIONS:
@@ -76,4 +79,4 @@ class XmlRpcServer:
 
 
 def start(options) -> XmlRpcServer:
-    return XmlRpcServer(options.host, options.port)
+    return XmlRpcServer(options.host, options.port, compresses(options.registered))

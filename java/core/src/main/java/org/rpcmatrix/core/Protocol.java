@@ -15,6 +15,17 @@ public record Protocol(String name, String family, Map<String, String> variant, 
         return variant.get(key);
     }
 
+    /** True for a gzip variant ({"compression": "gzip"}: every body compressed both ways), false for none. */
+    public boolean gzip() {
+        String compression = variant.getOrDefault("compression", "none");
+        return switch (compression) {
+            case "none" -> false;
+            case "gzip" -> true;
+            default -> throw new IllegalArgumentException("protocol '" + name + "': unknown compression '"
+                    + compression + "'");
+        };
+    }
+
     /** The reason this protocol cannot carry something that needs {@code needs}, or null when it can. */
     public String unsupportedReason(Iterable<String> needs) {
         for (String need : needs) {

@@ -10,12 +10,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.util.List;
+import org.apache.http.HttpEntity;
+import org.apache.http.client.entity.GzipCompressingEntity;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.HttpPost;
 import org.apache.http.config.SocketConfig;
 import org.apache.http.entity.ByteArrayEntity;
 import org.apache.http.entity.ContentType;
 import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.HttpClientBuilder;
 import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
 import org.apache.http.util.EntityUtils;
@@ -41,18 +44,29 @@ public final class JsonRpcBenchClient extends OperationClient {
     private final JsonRpcClient rpc;
     private final CloseableHttpClient http;
     private final String url;
+    private final boolean gzip;
 
-    private JsonRpcBenchClient(JsonRpcClient rpc, CloseableHttpClient http, String url) {
+    private JsonRpcBenchClient(JsonRpcClient rpc, CloseableHttpClient http, String url, boolean gzip) {
         this.rpc = rpc;
         this.http = http;
         this.url = url;
+        this.gzip = gzip;
     }
 
     public static JsonRpcBenchClient connect(ClientOptions options) {
-        return create(options.host(), options.port());
+        return create(options.host(), options.port(), options.protocol().gzip());
     }
 
     static JsonRpcBenchClient create(String host, int port) {
+        return create(host, port, false);
+    }
+
+    /**
+     * {@code gzip} (jsonrpc-gzip): HttpClient's own compression, as its users turn it on: each request body in a
+     * GzipCompressingEntity (sent chunked, its length unknown until compressed) and Accept-Encoding with
+     * transparent decompression of the answer.
+     */
+    static JsonRpcBenchClient create(String host, int port, boolean gzip) {
         ObjectMapper mapper = Mappers.create();
         JsonRpcClient rpc = new JsonRpcClient(mapper);
         rpc.setExceptionResolver(ERRORS);
@@ -60,14 +74,15 @@ public final class JsonRpcBenchClient extends OperationClient {
         pool.setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build());
         pool.setMaxTotal(1);
         pool.setDefaultMaxPerRoute(1);
-        CloseableHttpClient http = HttpClients.custom()
+        HttpClientBuilder builder = HttpClients.custom()
                 .setConnectionManager(pool)
-                .disableContentCompression()
                 .disableCookieManagement()
                 .disableAuthCaching()
-                .disableRedirectHandling()
-                .build();
-        return new JsonRpcBenchClient(rpc, http, HttpHost.url(host, port, JsonRpcBenchServer.PATH));
+                .disableRedirectHandling();
+        if (!gzip) {
+            builder.disableContentCompression();
+        }
+        return new JsonRpcBenchClient(rpc, builder.build(), HttpHost.url(host, port, JsonRpcBenchServer.PATH), gzip);
     }
 
     /** An error object becomes the contract's BenchError: {code, message} as the server raised them. */
@@ -96,7 +111,8 @@ public final class JsonRpcBenchClient extends OperationClient {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         rpc.invoke(op.contractName(), params, body);
         HttpPost post = new HttpPost(url);
-        post.setEntity(new ByteArrayEntity(body.toByteArray(), ContentType.APPLICATION_JSON));
+        HttpEntity entity = new ByteArrayEntity(body.toByteArray(), ContentType.APPLICATION_JSON);
+        post.setEntity(gzip ? new GzipCompressingEntity(entity) : entity);
         try (CloseableHttpResponse response = http.execute(post)) {
             try (InputStream in = response.getEntity().getContent()) {
                 Object result = rpc.readResponse(returnType(op), in);

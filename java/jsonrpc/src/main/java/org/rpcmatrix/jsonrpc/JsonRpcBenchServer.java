@@ -27,6 +27,11 @@ final class JsonRpcBenchServer {
     }
 
     static RunningServer start(ServerOptions options) throws Exception {
+        if (options.protocol().gzip()) {
+            // Refused rather than served uncompressed under the variant's name.
+            throw new IllegalArgumentException("jsonrpc4j 1.6's JsonRpcServer cannot serve " + options.protocol().name()
+                    + ": it ignores the Accept-Encoding it reads and never reads Content-Encoding");
+        }
         return HttpHost.start(options, "jsonrpc", Map.of(PATH, servlet(new JsonRpcService(new ReferenceBench()))));
     }
 

@@ -9,15 +9,26 @@ import org.apache.xmlrpc.webserver.XmlRpcServlet;
 import org.apache.xmlrpc.webserver.XmlRpcServletServer;
 import org.rpcmatrix.core.ReferenceBench;
 
-/** The library's servlet, serving the contract in strict XML-RPC (extensions disabled). */
+/**
+ * The library's servlet, serving the contract in strict XML-RPC. Its vendor extensions stay off, except in the
+ * gzip variant: the library reads a gzip request and gzips its answer only with them on
+ * ({@code XmlRpcStreamServer.getInputStream}, {@code XmlRpcHttpServer.getOutputStream}); the handlers still
+ * answer in standard XML-RPC types only (XmlRpcCarriage).
+ */
 final class BenchXmlRpcServlet extends XmlRpcServlet {
     private static final long serialVersionUID = 1L;
+
+    private final boolean gzip;
+
+    BenchXmlRpcServlet(boolean gzip) {
+        this.gzip = gzip;
+    }
 
     @Override
     protected XmlRpcServletServer newXmlRpcServer(ServletConfig config) throws XmlRpcException {
         XmlRpcServletServer server = super.newXmlRpcServer(config);
         XmlRpcServerConfigImpl serverConfig = (XmlRpcServerConfigImpl) server.getConfig();
-        serverConfig.setEnabledForExtensions(false);
+        serverConfig.setEnabledForExtensions(gzip);
         serverConfig.setEnabledForExceptions(false);
         // Buffer each response to send a Content-Length: the connection stays open for the next call.
         serverConfig.setContentLengthOptional(false);

@@ -18,10 +18,13 @@ import org.apache.xmlrpc.client.XmlRpcTransportFactory;
  * "lite" HTTP/1.0 client.
  */
 enum ClientTransport {
-    /** HttpURLConnection: keep-alive through the JDK's connection cache; no TCP_NODELAY setting. */
+    /**
+     * HttpURLConnection: keep-alive through the JDK's connection cache; no TCP_NODELAY setting. It counts a
+     * request's length itself, so a gzip request needs no fix.
+     */
     SUN {
         @Override
-        XmlRpcTransportFactory factory(XmlRpcClient client) {
+        XmlRpcTransportFactory factory(XmlRpcClient client, boolean gzip) {
             return new XmlRpcSunHttpTransportFactory(client);
         }
     },
@@ -32,12 +35,13 @@ enum ClientTransport {
      */
     COMMONS {
         @Override
-        XmlRpcTransportFactory factory(XmlRpcClient client) {
+        XmlRpcTransportFactory factory(XmlRpcClient client, boolean gzip) {
             MultiThreadedHttpConnectionManager connections = new MultiThreadedHttpConnectionManager();
             HttpConnectionManagerParams params = connections.getParams();
             params.setTcpNoDelay(true);
             params.setStaleCheckingEnabled(false); // a read before every request, which no other client makes
-            XmlRpcCommonsTransportFactory factory = new XmlRpcCommonsTransportFactory(client);
+            XmlRpcCommonsTransportFactory factory = gzip ? new GzipRequestTransports.CommonsFactory(client)
+                    : new XmlRpcCommonsTransportFactory(client);
             factory.setHttpClient(new HttpClient(connections));
             return factory;
         }
@@ -48,14 +52,15 @@ enum ClientTransport {
      */
     LITE {
         @Override
-        XmlRpcTransportFactory factory(XmlRpcClient client) {
-            return new XmlRpcLiteHttpTransportFactory(client);
+        XmlRpcTransportFactory factory(XmlRpcClient client, boolean gzip) {
+            return gzip ? new GzipRequestTransports.LiteFactory(client) : new XmlRpcLiteHttpTransportFactory(client);
         }
     };
 
     static final String FLAG = "--transport";
 
-    abstract XmlRpcTransportFactory factory(XmlRpcClient client);
+    /** {@code gzip}: the transport must send gzip-compressed requests with their true length. */
+    abstract XmlRpcTransportFactory factory(XmlRpcClient client, boolean gzip);
 
     /** The transport {@code --transport} names in a client's arguments; SUN when absent. */
     static ClientTransport fromArgs(String[] args) {

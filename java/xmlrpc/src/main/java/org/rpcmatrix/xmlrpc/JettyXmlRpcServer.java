@@ -20,7 +20,8 @@ public final class JettyXmlRpcServer implements RunningServer {
     }
 
     public static JettyXmlRpcServer start(ServerOptions options) throws Exception {
-        return new JettyXmlRpcServer(HttpHost.start(options, "xmlrpc", Map.of(PATH, new BenchXmlRpcServlet())));
+        return new JettyXmlRpcServer(HttpHost.start(options, "xmlrpc",
+                Map.of(PATH, new BenchXmlRpcServlet(options.protocol().gzip()))));
     }
 
     @Override

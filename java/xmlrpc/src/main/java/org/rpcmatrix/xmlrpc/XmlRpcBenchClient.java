@@ -25,14 +25,19 @@ public final class XmlRpcBenchClient extends OperationClient {
         XmlRpcClientConfigImpl config = new XmlRpcClientConfigImpl();
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
         config.setServerURL(new URL("http", host, options.port(), JettyXmlRpcServer.PATH));
-        config.setEnabledForExtensions(false);
+        boolean gzip = options.protocol().gzip();
+        // The library compresses only with its vendor extensions on; the carriage (XmlRpcCarriage) sends only
+        // standard XML-RPC types either way.
+        config.setEnabledForExtensions(gzip);
+        config.setGzipCompressing(gzip);
+        config.setGzipRequesting(gzip);
         // Send a Content-Length (the library buffers the request): the server can keep the connection open.
         config.setContentLengthOptional(false);
         XmlRpcClient client = new XmlRpcClient();
         client.setConfig(config);
         // The library's default transport unless told otherwise: Sun's HttpURLConnection, whose keep-alive cache
         // reuses the connection from call to call (XmlRpcLoopbackTest checks that).
-        client.setTransportFactory(transport.factory(client));
+        client.setTransportFactory(transport.factory(client, gzip));
         client.setXmlWriterFactory(new CarriageReturnSafeXmlWriterFactory());
         return new XmlRpcBenchClient(client);
     }

@@ -1,0 +1,75 @@
+using System.IO;
+using System.Net;
+using System.Text;
+using NUnit.Framework;
+using RpcMatrix.Core.Hosting;
+
+namespace RpcMatrix.Tests
+{
+    /// <summary>The gzip variants' HTTP layer: what the client sends and asks for, and when the host compresses.</summary>
+    [TestFixture]
+    public class GzipBodyTests
+    {
+        [Test]
+        public void AcceptEncodingIsReadAsHttpSaysIt()
+        {
+            Assert.IsTrue(GzipBody.Accepted("gzip"));
+            Assert.IsTrue(GzipBody.Accepted("deflate, GZIP;q=0.5"));
+            Assert.IsFalse(GzipBody.Accepted("gzip;q=0"));
+            Assert.IsFalse(GzipBody.Accepted("identity"));
+            Assert.IsFalse(GzipBody.Accepted(null));
+        }
+
+        [Test]
+        public void BodiesSurviveCompression()
+        {
+            byte[] body = Encoding.UTF8.GetBytes(new string('x', 5000) + "Grüße");
+            byte[] compressed = GzipBody.Compress(body);
+            Assert.Less(compressed.Length, body.Length);
+            Assert.AreEqual(body, GzipBody.Decompress(compressed));
+        }
+
+        [TestCase(true)]
+        [TestCase(false)]
+        public void OnlyTheGzipVariantCompressesEitherWay(bool gzip)
+        {
+            string seenEncoding = null;
+            string seenAccept = null;
+            HttpListenerHost host = null;
+            host = new HttpListenerHost("test", context =>
+            {
+                seenEncoding = context.Request.Headers["Content-Encoding"];
+                seenAccept = context.Request.Headers["Accept-Encoding"];
+                host.Send(context, 200, "text/plain", HttpListenerHost.ReadBody(context.Request));
+            }, gzip);
+            int port = host.Start(IPAddress.Loopback, 0);
+            try
+            {
+                byte[] sent = Encoding.UTF8.GetBytes(new string('y', 10000));
+                using (var client = new HttpPostClient("127.0.0.1", port, "/echo", "text/plain", null, gzip))
+                {
+                    Assert.AreEqual(sent, client.Post(sent));
+                }
+                Assert.AreEqual(gzip ? "gzip" : null, seenEncoding);
+                Assert.AreEqual(gzip, GzipBody.Accepted(seenAccept));
+
+                var request = (HttpWebRequest)WebRequest.Create("http://127.0.0.1:" + port + "/echo");
+                request.Method = "POST";
+                request.Proxy = null;
+                request.Headers[HttpRequestHeader.AcceptEncoding] = "gzip";
+                using (Stream stream = request.GetRequestStream())
+                {
+                    stream.Write(sent, 0, sent.Length);
+                }
+                using (var response = (HttpWebResponse)request.GetResponse())
+                {
+                    Assert.AreEqual(gzip ? "gzip" : null, response.Headers["Content-Encoding"]);
+                }
+            }
+            finally
+            {
+                host.Stop();
+            }
+        }
+    }
+}
