@@ -16,10 +16,10 @@ import org.xml.sax.SAXException;
  * The Commons and lite transports with a correct Content-Length for a gzip-compressed request.
  *
  * <p>Apache XML-RPC 3.1.3 buffers a request to send its length ({@code XmlRpcHttpTransport.newReqWriter}) and
- * sets Content-Length from the uncompressed buffer before wrapping it in the gzip writer, so the header
- * promises more bytes than the body has: the server waits for the rest, or (lite, which half-closes the socket)
- * reads a truncated body. HttpURLConnection ignores a Content-Length set by the caller and counts for itself, so
- * the default transport needs no fix. These transports take the length of the compressed body instead.
+ * sets Content-Length from the uncompressed buffer before wrapping it in the gzip writer, so the header would
+ * promise more bytes than the compressed body has. HttpURLConnection ignores a Content-Length set by the caller
+ * and counts for itself, so the default transport needs no fix; the Commons and lite transports send what they
+ * are given. These take the length of the compressed body instead.
  */
 final class GzipRequestTransports {
     private GzipRequestTransports() {
