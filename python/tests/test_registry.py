@@ -1,4 +1,6 @@
 """The protocol registry (idl/protocols.json) and the needs/lacks rule."""
+import dataclasses
+
 import pytest
 
 from rpcmatrix.contract.catalog import UnknownProtocol, load_protocol, load_protocols, load_vectors, load_workloads
@@ -26,3 +28,11 @@ def test_a_need_the_protocol_lacks_gives_the_registry_reason(idl):
     for name in ("rawtcp", "xmlrpc", "thrift-binary", "thrift-compact"):
         assert load_protocol(idl, name).unsupported_reason(stream.needs) == \
             load_protocol(idl, name).lacks["server-streaming"]
+
+
+def test_the_compression_variant_is_read_and_an_unknown_one_refused(idl):
+    assert load_protocol(idl, "xmlrpc-gzip").gzip() is True
+    assert load_protocol(idl, "xmlrpc").gzip() is False
+    odd = dataclasses.replace(load_protocol(idl, "xmlrpc"), variant={"compression": "brotli"})
+    with pytest.raises(ValueError, match="unknown compression"):
+        odd.gzip()

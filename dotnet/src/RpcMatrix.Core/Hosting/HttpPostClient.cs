@@ -35,8 +35,6 @@ namespace RpcMatrix.Core.Hosting
             servicePoint.UseNagleAlgorithm = false;
         }
 
-        public Uri Uri { get { return uri; } }
-
         /// <summary>Posts the body; returns the answer's body (decompressed). A status other than 2xx throws.</summary>
         public byte[] Post(byte[] body)
         {

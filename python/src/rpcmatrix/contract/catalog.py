@@ -26,6 +26,13 @@ class Protocol:
     has: tuple[str, ...]
     lacks: dict  # capability -> the reason the protocol lacks it
 
+    def gzip(self) -> bool:
+        """True for a gzip variant ({"compression": "gzip"}: every body compressed both ways), False for none."""
+        compression = self.variant.get("compression", "none")
+        if compression not in ("none", "gzip"):
+            raise ValueError(f"protocol '{self.name}': unknown compression {compression!r}")
+        return compression == "gzip"
+
     def unsupported_reason(self, needs: tuple[str, ...]) -> str | None:
         """The registry's reason when this protocol lacks one of `needs`, None when it has them all."""
         for capability in needs:

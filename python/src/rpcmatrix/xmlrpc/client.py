@@ -8,7 +8,7 @@ import xmlrpc.client
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import Operation
 from rpcmatrix.harness.generic_client import GenericClient
-from rpcmatrix.xmlrpc.mapping import PATH, compresses, escape_carriage_returns, from_wire, to_wire
+from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
 
 
 class _Transport(xmlrpc.client.Transport):
@@ -42,4 +42,4 @@ class XmlRpcClient(GenericClient):
 
 
 def connect(options) -> XmlRpcClient:
-    return XmlRpcClient(options.host, options.port, compresses(options.registered))
+    return XmlRpcClient(options.host, options.port, options.registered.gzip())

@@ -16,14 +16,6 @@ from rpcmatrix.contract.scalars import check_float32, check_float64, check_integ
 
 PATH = "/RPC2"  # the path every language's XML-RPC server and client use
 
-
-def compresses(registered) -> bool:
-    """True for the gzip variant (xmlrpc-gzip: {"compression": "gzip"}): every body gzip-compressed both ways."""
-    compression = registered.variant.get("compression", "none")
-    if compression not in ("none", "gzip"):
-        raise ValueError(f"unknown XML-RPC compression {compression!r}")
-    return compression == "gzip"
-
 _DECIMAL = re.compile(r"-?[0-9]+")
 
 

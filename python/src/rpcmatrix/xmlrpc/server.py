@@ -12,7 +12,7 @@ from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.xmlrpc.mapping import PATH, compresses, escape_carriage_returns, from_wire, to_wire
+from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
 
 # Fault code for a call the server cannot take (wrong arguments), from the XML-RPC fault code
 # conventions ("server error: invalid method parameters").
@@ -79,4 +79,4 @@ class XmlRpcServer:
 
 
 def start(options) -> XmlRpcServer:
-    return XmlRpcServer(options.host, options.port, compresses(options.registered))
+    return XmlRpcServer(options.host, options.port, options.registered.gzip())
