@@ -32,6 +32,8 @@ def prepare(args) -> int:
     registry = json.loads((Path(args.idl) / "protocols.json").read_text())["protocols"]
     env["run"]["registry"] = {name: {"family": p["family"], "variant": p.get("variant", {})}
                               for name, p in registry.items() if name in protocols}
+    # opt-in protocols the profile did not take: the report names them with the registry's reason
+    env["run"]["left_out"] = json.loads(args.left_out)
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
     return 0
@@ -125,6 +127,7 @@ def main(argv=None) -> int:
     s.add_argument("--pin-note", default="")
     s.add_argument("--passes", type=int, default=1)
     s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--left-out", default="[]", help="JSON list of {protocol, reason} the profile left out")
     s.set_defaults(func=prepare)
     s = sub.add_parser("record", help="append the records of one observed outcome")
     s.add_argument("--run", required=True)

@@ -85,15 +85,18 @@ def read_plan(run: Path, protocol: str) -> list[dict]:
 
 
 def estimate_seconds(run: Path, cell: dict) -> int:
-    """A rough cost of one cell, for the progress line: start-up and vectors, then per workload the warm-up
-    bound's share, the fixed warm-up and the repetitions' minimum time."""
+    """A rough cost of one cell, for the progress line: start-up and vectors, the cell's warm-up (a share of
+    each workload's bound, or the implementations' least warm-up time when longer), then per workload the
+    fixed warm-up and the repetitions' minimum time."""
     if cell.get("unsupported") or cell.get("error"):
         return 0
     profile = json.loads((run / "plan" / "profile.json").read_text())
     steady_s = (profile.get("steady") or {}).get("max_ms", 0) / 1000
-    total = 6.0
-    for w in read_plan(run, cell["protocol"]):
-        total += 0.5 + 0.25 * steady_s + w["repetitions"] * max(w["min_ms"] / 1000, 0.05)
+    rows = read_plan(run, cell["protocol"])
+    least_s = cell.get("warmup_s") or 0 if profile.get("implementation_warmup", True) else 0
+    total = 6.0 + max(least_s, 0.25 * steady_s * len(rows))
+    for w in rows:
+        total += 0.5 + w["repetitions"] * max(w["min_ms"] / 1000, 0.05)
     return int(total)
 
 

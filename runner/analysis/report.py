@@ -292,6 +292,8 @@ class Report:
                            + (f" (each at least {prof[s]['min_ms']} ms)" if prof[s].get("min_ms") else "")
                            for s in ("small", "medium", "large") if s in prof)
         rows.append(["Calls per workload", counts])
+        for left in run.get("left_out") or []:
+            rows.append([f"Left out: `{left['protocol']}`", f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
         steady = prof.get("steady") or {}
         rows.append(["Warm-up", "every workload of a cell warmed in turn, in batches, until the batch medians agree "
                                 f"within {steady.get('tolerance', 0):.0%} (at most {steady.get('max_ms', 0)} ms each), "

@@ -42,15 +42,16 @@ plan_rows() {
 # busy with the whole cell's code while the first workloads are timed. The passes over the workloads
 # repeat until the cell has warmed for the least time its implementations declare (warmup_s: a JIT
 # runtime pinned to one CPU needs time to compile, whatever the batch medians say). The answers go to
-# warmup.jsonl. A wrong answer is left to the workload's own warm-up, which records it; a client that is
-# gone (2) or hangs (3) ends the cell here.
+# warmup.jsonl. A batch is the workload's warm-up count of calls (a repetition's least count of calls is
+# small, so that slow calls are timed for min_ms, not for thousands of calls). A wrong answer is left to
+# the workload's own warm-up, which records it; a client that is gone (2) or hangs (3) ends the cell here.
 warm_cell() {
   local protocol="$1" cell_dir="$2" least_s="$3" started=$SECONDS name size warmup calls reps min_ms max_calls rc
   while :; do
     while read -r name size warmup calls reps min_ms max_calls; do
       [[ -n "$name" ]] || continue
       rc=0
-      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $calls, \"until_steady\": $STEADY}" || rc=$?
+      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $((warmup > calls ? warmup : calls)), \"until_steady\": $STEADY}" || rc=$?
       ((rc < 2)) || return "$rc"
       if ((rc == 0)); then
         jq -c --arg w "$name" '{workload: $w} + del(.ok)' <<<"$CLIENT_ANSWER" >>"$cell_dir/warmup.jsonl"
@@ -134,7 +135,8 @@ count_wire() {
   fi
   while read -r name size warmup calls rest; do
     [[ -n "$name" ]] || continue
-    count=$((calls < COUNT_CALLS ? calls : COUNT_CALLS))
+    count=$((warmup > calls ? warmup : calls))
+    count=$((count < COUNT_CALLS ? count : COUNT_CALLS))
     ((count > 0)) || count=1
     netns_wire before
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $count}" || continue

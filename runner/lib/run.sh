@@ -71,19 +71,37 @@ select_cells() {
   known=$(jq -r '.name' <<<"$ALL_CELL_LINES")
   check_names cell "$CELLS" "$known" || true
   CELL_LINES=$(filter_cells "$PROTOCOLS" "$SERVERS" "$CLIENTS" "$CELLS" <<<"$ALL_CELL_LINES")
-  [[ -n "$PROTOCOLS" ]] || CELL_LINES=$(without_opt_in_protocols <<<"$CELL_LINES")
+  LEFT_OUT_JSON="[]"
+  if [[ -z "$PROTOCOLS" ]]; then
+    LEFT_OUT_JSON=$(left_out_protocols <<<"$CELL_LINES")
+    CELL_LINES=$(without_opt_in_protocols <<<"$CELL_LINES")
+  fi
   [[ -n "$CELL_LINES" ]] || die "no cell matches the selection"
   MANIFESTS_JSON="$manifests"
 }
 
+profile_takes_opt_in() {
+  [[ "$(jq -r --arg p "$PROFILE" '.profiles[$p].opt_in // false' "$IDL_DIR/workloads.json")" == true ]]
+}
+
+# The protocols of the cells on stdin that the profile leaves out as opt-in, with the registry's reason:
+# a JSON list of {protocol, reason}, for the report.
+left_out_protocols() {
+  if profile_takes_opt_in; then
+    echo "[]"
+    return
+  fi
+  jq -sc --slurpfile registry "$IDL_DIR/protocols.json" \
+    '[.[].protocol] | unique | map(select($registry[0].protocols[.].opt_in) | {protocol: ., reason: $registry[0].protocols[.].opt_in})'
+}
+
 # Drops the cells of protocols the registry marks opt_in (a setting off in every stack's defaults, such as
-# compression) unless the profile takes them ("opt_in": true); naming a protocol with --protocol always
-# takes it. Says which it left out.
+# compression, or a further variant of a protocol the main job times) unless the profile takes them
+# ("opt_in": true); naming a protocol with --protocol always takes it. Says which it left out.
 without_opt_in_protocols() {
-  local takes cells left_out registry
+  local cells left_out registry
   cells=$(cat)
-  takes=$(jq -r --arg p "$PROFILE" '.profiles[$p].opt_in // false' "$IDL_DIR/workloads.json")
-  if [[ "$takes" == true ]]; then
+  if profile_takes_opt_in; then
     printf '%s\n' "$cells"
     return
   fi
@@ -305,7 +323,8 @@ run_command() {
   setup_cgroups
   "$PYTHON" -m analysis prepare --run "$OUT" --idl "$IDL_DIR" --profile "$PROFILE" --wire-note "$WIRE_NOTE" \
     --cpu-note "$CPU_NOTE" --pin-note "$PIN_NOTE" --passes "$PASSES" --seed "$SEED" \
-    --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") || die "could not prepare the run (see above)"
+    --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") --left-out "$LEFT_OUT_JSON" ||
+    die "could not prepare the run (see above)"
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
   STEADY=$(jq -c '.steady // {"tolerance": 0.1, "max_ms": 0}' "$OUT/plan/profile.json")
   COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")

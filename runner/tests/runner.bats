@@ -96,6 +96,12 @@ await_file() {
   [ "$status" -eq 0 ]
   grep -qx $'echo-opt/alpha→alpha\truns' <<<"$output"
   [[ "$output" != *"left out"* ]]
+  # a run names what it left out, with the registry's reason, in env.json and in the report
+  run "$RPCM" run "${FAST[@]}" --profile certify --cell 'echo/alpha→alpha' --cell 'echo-opt/alpha→alpha'
+  [ "$status" -eq 0 ]
+  jq -e '.run.left_out | length == 1 and .[0].protocol == "echo-opt" and (.[0].reason | length > 0)' "$OUT/env.json" >/dev/null
+  grep -q 'Left out: `echo-opt`' "$OUT/REPORT.md"
+  ! grep -q '"echo-opt/' "$OUT/results.jsonl"
 }
 
 @test "unknown names and options: a clear message naming the known ones, and nothing runs or builds" {

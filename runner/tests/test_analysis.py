@@ -52,6 +52,25 @@ def test_plan_filters_by_profile_size_and_protocol():
     assert [r["calls"] for r in rows] == [1000] * 8 and rows[0]["repetitions"] == 12
 
 
+def test_estimate_counts_the_implementations_least_warm_up(tmp_path):
+    plan.write_plans(tmp_path, IDL, "default", ["rawtcp"], 1, 7)
+    cell = {"protocol": "rawtcp"}
+    plain = plan.estimate_seconds(tmp_path, cell)
+    jit = plan.estimate_seconds(tmp_path, cell | {"warmup_s": 90})
+    assert jit >= 90 > plain > 0
+    assert plan.estimate_seconds(tmp_path, cell | {"unsupported": "no library"}) == 0
+
+
+def test_main_job_times_slow_calls_for_min_ms_not_for_a_call_count():
+    """default's least calls per repetition are few, so a 10 ms call is timed for about min_ms per
+    repetition, while the warm-up batches keep their size."""
+    _, profile = plan.load_profile(IDL, "default")
+    for size in ("small", "medium", "large"):
+        counts = profile[size]
+        assert counts["calls"] * 0.010 <= 2 * counts["min_ms"] / 1000, size
+        assert counts["warmup"] >= counts["calls"], size
+
+
 def test_plan_unknown_profile_is_a_clear_error():
     with pytest.raises(plan.PlanError, match="unknown profile 'nope'; known: certify, smoke, default"):
         plan.load_profile(IDL, "nope")
