@@ -80,6 +80,27 @@ def test_a_full_conversation(idl):
     assert answers[8] == {"ok": True} and created[0].closed
 
 
+def test_connect_goes_to_the_host_and_port_it_names_and_closes_the_earlier_connection(idl):
+    class GoneServerClient(InProcessClient):
+        def close(self):
+            raise ConnectionResetError("the earlier server is gone")
+
+    targets = []
+
+    def connect(options):
+        targets.append((options.host, options.port))
+        return GoneServerClient()
+
+    options = parse_options(["--protocol", "rawtcp", "--host", "127.0.0.1", "--port", "1", "--idl", str(idl)],
+                            ("rawtcp",))
+    loop = CommandLoop(options, connect)
+    answers = [loop.answer(c) for c in ({"cmd": "connect"}, {"cmd": "connect", "host": "198.18.0.2", "port": 4242},
+                                        {"cmd": "connect", "port": 4343}, {"cmd": "connect", "port": 70000})]
+    assert [a["ok"] for a in answers] == [True, True, True, False]
+    assert targets == [("127.0.0.1", 1), ("198.18.0.2", 4242), ("127.0.0.1", 4343)]
+    assert options.port == 1, "the command line's target stays"
+
+
 def test_protocol_limits_make_vectors_unsupported(idl):
     answers, _ = converse(idl, [{"cmd": "connect"}, {"cmd": "vectors", "protocol": "xmlrpc"}])
     results = statuses(answers[1])

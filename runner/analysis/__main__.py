@@ -34,6 +34,7 @@ def prepare(args) -> int:
                               for name, p in registry.items() if name in protocols}
     # opt-in protocols the profile did not take: the report names them with the registry's reason
     env["run"]["left_out"] = json.loads(args.left_out)
+    env["run"]["processes"] = args.processes_note or "not recorded"
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
     return 0
@@ -60,7 +61,11 @@ def cell_summary(args) -> int:
 
 
 def estimate(args) -> int:
-    print(sum(plan.estimate_seconds(Path(args.run), c) for c in _cells(sys.stdin.read())))
+    run, cells = Path(args.run), _cells(sys.stdin.read())
+    if args.pass_no:
+        print(sum(plan.estimate_done(run, c, args.pass_no) for c in cells))
+    else:
+        print(plan.estimate_run(run, cells, args.passes, not args.fresh_processes))
     return 0
 
 
@@ -128,6 +133,7 @@ def main(argv=None) -> int:
     s.add_argument("--passes", type=int, default=1)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--left-out", default="[]", help="JSON list of {protocol, reason} the profile left out")
+    s.add_argument("--processes-note", default="", help="how servers and clients live across cells")
     s.set_defaults(func=prepare)
     s = sub.add_parser("record", help="append the records of one observed outcome")
     s.add_argument("--run", required=True)
@@ -140,6 +146,9 @@ def main(argv=None) -> int:
     s.set_defaults(func=cell_summary)
     s = sub.add_parser("estimate", help="seconds of work of the cells on stdin (JSON lines)")
     s.add_argument("--run", required=True)
+    s.add_argument("--passes", type=int, default=1)
+    s.add_argument("--fresh-processes", action="store_true", help="a new server and client for every cell")
+    s.add_argument("--pass", dest="pass_no", type=int, default=0, help="the cells were just run in this pass")
     s.set_defaults(func=estimate)
     s = sub.add_parser("shuffle", help="the cells on stdin in the pass's seeded random order")
     s.add_argument("--seed", type=int, required=True)

@@ -13,7 +13,7 @@ CSV_FIELDS = [
     "cell", "workload", "status", "reason", "blocked_by", "calls", "warmup", "repetitions", "min_ms", "size",
     *(f"rtt_us.{k}" for k in RTT),
     "bimodal.modes_us", "bimodal.shares",
-    "instantiation_us",
+    "instantiation_us", "processes.client", "processes.server",
     "cpu_us_per_call.client", "cpu_us_per_call.server", "cpu_us_per_call.client_rep_cv",
     "cpu_us_per_call.server_rep_cv",
     "rss_kb.client_peak", "rss_kb.server_peak", "rss_kb.client_after", "rss_kb.server_after",

@@ -84,24 +84,68 @@ def read_plan(run: Path, protocol: str) -> list[dict]:
     return rows
 
 
-def estimate_seconds(run: Path, cell: dict) -> int:
+def estimate_seconds(run: Path, cell: dict, owed_s: float | None = None) -> int:
     """A rough cost of one cell, for the progress line: start-up and vectors, the cell's warm-up (a share of
-    each workload's bound, or the implementations' least warm-up time when longer), then per workload the
-    fixed warm-up and the repetitions' minimum time."""
+    each workload's bound, or the least warm-up time its processes still owe when longer: `owed_s`, or
+    the cell's own `warmup_s` when not given), then per workload the fixed warm-up and the repetitions'
+    minimum time."""
     if cell.get("unsupported") or cell.get("error"):
         return 0
     profile = json.loads((run / "plan" / "profile.json").read_text())
     steady_s = (profile.get("steady") or {}).get("max_ms", 0) / 1000
     rows = read_plan(run, cell["protocol"])
-    least_s = cell.get("warmup_s") or 0 if profile.get("implementation_warmup", True) else 0
+    least_s = (cell.get("warmup_s") or 0) if owed_s is None else owed_s
+    if not profile.get("implementation_warmup", True):
+        least_s = 0
     total = 6.0 + max(least_s, 0.25 * steady_s * len(rows))
     for w in rows:
         total += 0.5 + w["repetitions"] * max(w["min_ms"] / 1000, 0.05)
     return int(total)
 
 
+def estimate_run(run: Path, cells: list[dict], passes: int, kept: bool) -> int:
+    """The cost of every pass over `cells` when processes are kept across cells: each server and each
+    client implementation of a protocol owes its least warm-up once per pass, not once per cell."""
+    if not kept:
+        return passes * sum(estimate_seconds(run, c) for c in cells)
+    warmed: set = set()
+    total = 0
+    for cell in cells:
+        server, client = (cell["protocol"], "server", cell["server"]), (cell["protocol"], "client", cell["client"])
+        owed = max(0 if server in warmed else cell.get("server_warmup_s", cell.get("warmup_s") or 0),
+                   0 if client in warmed else cell.get("client_warmup_s", cell.get("warmup_s") or 0))
+        if not (cell.get("unsupported") or cell.get("error")):
+            warmed |= {server, client}
+        total += estimate_seconds(run, cell, owed)
+    return passes * total
+
+
+def estimate_done(run: Path, cell: dict, pass_no: int) -> int:
+    """The cost of a cell just run, with the warm-up its processes owed then (connect.json says which
+    were new to it)."""
+    connect = run / "cells" / cell.get("slug", "") / f"pass{pass_no}" / "connect.json"
+    processes = json.loads(connect.read_text()).get("processes") if connect.exists() else None
+    if not processes:
+        return estimate_seconds(run, cell)
+    owed = max(cell.get("server_warmup_s", 0) if processes.get("server") == "new" else 0,
+               cell.get("client_warmup_s", 0) if processes.get("client") == "new" else 0)
+    return estimate_seconds(run, cell, owed)
+
+
 def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
-    """The cells in a random order of their own for each pass, reproducible from the run's seed."""
-    order = list(lines)
-    random.Random(seed * 1009 + pass_no).shuffle(order)
+    """The cells in a random order of their own for each pass, reproducible from the run's seed, grouped so
+    that the runner can keep processes across cells: the protocols in a random order, within a protocol its
+    servers in a random order, and within a server its clients in a random order."""
+    rng = random.Random(seed * 1009 + pass_no)
+    cells = [(line, json.loads(line)) for line in lines]
+    protocols = list(dict.fromkeys(c["protocol"] for _, c in cells))
+    rng.shuffle(protocols)
+    order = []
+    for protocol in protocols:
+        servers = list(dict.fromkeys(c["server"] for _, c in cells if c["protocol"] == protocol))
+        rng.shuffle(servers)
+        for server in servers:
+            group = [line for line, c in cells if c["protocol"] == protocol and c["server"] == server]
+            rng.shuffle(group)
+            order += group
     return order

@@ -109,7 +109,8 @@ def vectors_record(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     rec = _base(run, cell, "vectors", facts["pass"])
     connect = _json_or_none(cell_dir / "connect.json")
     rec.update(status=status, reason=reason, calls=len(results), vectors=results,
-               instantiation_us=_us(connect, "instantiation_ns"), facts=_facts(cell_dir, connect))
+               instantiation_us=_us(connect, "instantiation_ns"), facts=_facts(cell_dir, connect),
+               processes=(connect or {}).get("processes"))
     stub = _us(connect, "instantiation_stub_ns")
     if stub is not None:  # from a reference already obtained (no registry or naming lookup)
         rec["instantiation_stub_us"] = stub
@@ -150,7 +151,7 @@ def workload_record(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     connect = _json_or_none(cell_dir / "connect.json")
     rec.update(warmup=facts["warmup"], repetitions=facts["repetitions"], size=facts["size"],
                min_ms=facts.get("min_ms", 0), instantiation_us=_us(connect, "instantiation_ns"),
-               facts=_facts(cell_dir, connect))
+               facts=_facts(cell_dir, connect), processes=(connect or {}).get("processes"))
     reps = measured["repetitions"]
     rep_calls = [r[0] for r in reps]
     counted = [len(s) for s in samples]
@@ -226,21 +227,34 @@ def cell_end_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
             keys = ("bytes_c2s", "bytes_s2c", "packets_c2s", "packets_s2c")
             wire[w["workload"]] = {k: (a - b) / w["calls"] for k, a, b in zip(keys, w["after"], w["before"])}
             wire[w["workload"]]["counted_calls"] = w["calls"]
-    extra = {"server_exit_status": facts.get("server_exit_status"),
-             "steal_ms": facts["steal_ticks"] * 1000 / CLOCK_TICKS if facts.get("steal_ticks") is not None else None,
+    extra = {"steal_ms": facts["steal_ticks"] * 1000 / CLOCK_TICKS if facts.get("steal_ticks") is not None else None,
              "calibration_ns": facts.get("calibration_ns")}
     out = []
-    for rec in load(run):
-        if rec["cell"] != cell["name"] or rec.get("pass", 1) != facts["pass"]:
-            continue
+    for rec in _cell_pass(run, cell["name"], facts["pass"]):
         rec = dict(rec, **extra)
         if rec["workload"] in wire and rec["status"] == "pass":
             rec["wire_per_call"] = {**(rec.get("wire_per_call") or {}), **wire[rec["workload"]]}
-        code = extra["server_exit_status"]
+        out.append(rec)
+    return out
+
+
+def server_end_records(run: Path, facts: dict) -> list[dict]:
+    """The records of every cell a server served in this pass again, with its exit status once stopped."""
+    code = facts.get("server_exit_status")
+    names = {_cell(Path(d))["name"] for d in facts["cell_dirs"]}
+    out = []
+    for rec in load(run):
+        if rec["cell"] not in names or rec.get("pass", 1) != facts["pass"]:
+            continue
+        rec = dict(rec, server_exit_status=code)
         if rec["workload"] == "vectors" and code not in (None, 0, 143):
             rec["server_exit_note"] = f"the server exited with status {code} after SIGTERM (137: it had to be killed)"
         out.append(rec)
     return out
+
+
+def _cell_pass(run: Path, name: str, pass_no: int) -> list[dict]:
+    return [r for r in load(run) if r["cell"] == name and r.get("pass", 1) == pass_no]
 
 
 def _pseudo_cell(name: str, protocol: str, server: str, client: str) -> dict:
@@ -286,6 +300,8 @@ def record(run: Path, facts: dict) -> None:
         records = floor_records(run, facts)
     elif kind == "handler":
         records = handler_records(run, facts)
+    elif kind == "server_end":
+        records = server_end_records(run, facts)
     else:
         cell_dir = Path(facts["cell_dir"])
         builders = {"vectors": lambda: vectors_record(run, cell_dir, facts),

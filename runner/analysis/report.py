@@ -276,6 +276,7 @@ class Report:
         rows = [["CPU", f"{run['cpu_model']} ({run['cpus']} CPUs, governor {run['cpu_governor']})"],
                 ["Memory", run["memory"]], ["OS, kernel", f"{run['os']}, {run['kernel']}"],
                 ["CPU pinning", run.get("pin") or "not recorded"],
+                ["Processes", run.get("processes") or "not recorded"],
                 ["Bytes on the wire", run["wire"]], ["CPU time", run["cpu_source"]],
                 ["Memory", run["memory_source"]], ["Round-trip time", run["rtt_source"]]]
         net = run.get("network") or {}
@@ -658,8 +659,11 @@ class Report:
             peak = lambda k: max((r["rss_kb"].get(k) or 0 for r in recs), default=0) or None
             threads = lambda k: sorted({(r.get("threads") or {}).get(k) for r in recs} - {None})
             span = lambda v: "–" if not v else (str(v[0]) if len(v) == 1 else f"{v[0]}–{v[-1]}")
+            kept = any((r.get("processes") or {}).get("client") == "kept"
+                       for r in self.groups.get((c["name"], "vectors"), []))
             rows.append([f"{c['client']}→{c['server']}", self.fmt(inst, 3, 1 / 1000)
-                         + (f" ({self.fmt(stub, 3, 1 / 1000)} from a stub in hand)" if stub else ""),
+                         + (f" ({self.fmt(stub, 3, 1 / 1000)} from a stub in hand)" if stub else "")
+                         + (" ♻" if kept and inst else ""),
                          _num(peak("client_peak") / 1024 if peak("client_peak") else None),
                          _num(peak("server_peak") / 1024 if peak("server_peak") else None),
                          _num(peak("server_after") / 1024 if peak("server_after") else None),
@@ -667,6 +671,9 @@ class Report:
         if not rows:
             return []
         return ["#### Instantiation, memory and threads", "",
+                "Instantiation is the client's connect, to the first reply; ♻ marks a client process that had "
+                "already served another server of the protocol in that pass (its code loaded and compiled), so "
+                "compare it with the new ones only as a warm connect. "
                 "Peaks are reset before each workload's repetitions; shown is the largest over the workloads. "
                 "Threads: the processes' threads at the end of each workload (range over the workloads).", ""] + _table(
             ["client→server", "instantiation, ms (stub, with any registry or naming lookup, to first reply)", "client peak RSS, MiB", "server peak RSS, MiB",

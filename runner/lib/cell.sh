@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs one cell in one pass: server up and ready, client connected, the contract's vectors, the cell
-# warmed until steady, then each timed workload with CPU counters read around every repetition, and a
+# Runs one cell in one pass: its server up and ready, its client connected, the contract's vectors, the
+# cell warmed until steady, then each timed workload with CPU counters read around every repetition, and a
 # separate short pass that counts bytes and packets. Every outcome becomes records, even a failure.
 
 # record FACTS_JSON: hands one outcome to the analysis, which appends records to the run's results.
@@ -103,6 +103,7 @@ run_workloads() {
   local cell_dir="$1" protocol="$2" least_s="$3" name size warmup calls reps min_ms max_calls rc=0
   warm_cell "$protocol" "$cell_dir" "$least_s" || rc=$?
   record_lost_client "$cell_dir" "$rc" "warm-up: " workloads || return 1
+  mark_warm
   while read -r name size warmup calls reps min_ms max_calls; do
     [[ -n "$name" ]] || continue
     rc=0
@@ -147,27 +148,13 @@ count_wire() {
   netns_offloads default || warn "could not restore the offloads' defaults"
 }
 
-start_server() {
-  local cell="$1" cell_dir="$2" host="$3"
-  local -a argv launch=() pin=()
-  mkdir -p "$cell_dir/scratch"
-  mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT" "$cell_dir/scratch")
-  mapfile -t pin < <(pin_prefix server)
-  if [[ -n "$NETNS_NAME" ]]; then launch=(ip netns exec "$NETNS_NAME"); fi
-  start_group /dev/null "$cell_dir/server.out" "$cell_dir/server.log" "${launch[@]}" "${pin[@]}" "${argv[@]}"
-  SERVER_PID="$STARTED_PID"
-  cgroup_join server "$SERVER_PID"
-  wait_ready "$cell_dir/server.out" "$SERVER_PID" "$READY_TIMEOUT"
-}
-
-# Starts the cell's client in its cgroup, pinned; argv from the cell.
+# Starts a client of CELL on its own, in the client cgroup, pinned (for the languages' handlers).
 start_client() {
-  local cell="$1" cell_dir="$2" host="$3" port="$4"
+  local cell="$1" dir="$2" host="$3" port="$4"
   local -a argv pin=()
-  mkdir -p "$cell_dir/scratch"
-  mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$cell_dir/scratch")
+  mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$dir")
   mapfile -t pin < <(pin_prefix client)
-  client_start "$cell_dir" "${pin[@]}" "${argv[@]}"
+  client_start "$dir" "${pin[@]}" "${argv[@]}"
   cgroup_join client "$CLIENT_PID"
 }
 
@@ -200,14 +187,17 @@ vectors_allow_timing() {
 # Runs the vectors and, only when they all passed or are unsupported (or failed as known), the timed
 # workloads.
 drive_client() {
-  local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0
-  start_client "$cell" "$cell_dir" "$host" "$READY_PORT"
-  client_call "$COMMAND_TIMEOUT" '{"cmd": "connect"}' || rc=$?
+  local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0 least_s=0
+  client_for_cell "$cell" "$cell_dir" "$host" "$SERVER_PORT"
+  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $SERVER_PORT}" || rc=$?
   if ((rc != 0)); then
     record_rest "$cell_dir" "$([[ $rc == 3 ]] && echo timeout || echo error)" "connect: $CLIENT_ERROR$(server_gone_note)"
     return
   fi
-  printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/connect.json"
+  # the runner's own facts beside the client's: whether each process is new to this cell
+  jq -c --argjson c "$CLIENT_NEW" --argjson s "$SERVER_NEW" \
+    '. + {processes: {client: (if $c == 1 then "new" else "kept" end), server: (if $s == 1 then "new" else "kept" end)}}' \
+    <<<"$CLIENT_ANSWER" >"$cell_dir/connect.json"
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"vectors\", \"protocol\": \"$protocol\"}" || rc=$?
   if ((rc != 0)); then
     record_rest "$cell_dir" "$([[ $rc == 3 ]] && echo timeout || echo error)" "vectors: $CLIENT_ERROR$(server_gone_note)"
@@ -219,7 +209,8 @@ drive_client() {
   if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
     return
   elif vectors_allow_timing "$cell_dir" "$(jq -r .name <<<"$cell")"; then
-    run_workloads "$cell_dir" "$protocol" "$( ((HONOUR_WARMUP_S)) && jq -r '.warmup_s // 0' <<<"$cell" || echo 0)" || true
+    if ((HONOUR_WARMUP_S)); then least_s=$(owed_warmup_s "$cell"); fi
+    run_workloads "$cell_dir" "$protocol" "$least_s" || true
   else
     record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "status", cell_dir: $d, pass: $p, status: "fail",
       from: "workloads", blocked_by: "vectors",
@@ -236,9 +227,10 @@ calibration_ns() {
   fi
 }
 
-# run_cell CELL_JSON: everything for one cell in pass PASS; always leaves records and no process behind.
+# run_cell CELL_JSON: everything for one cell in pass PASS; always leaves records. Its server and client
+# stay up for the next cells of the protocol unless they failed (processes.sh).
 run_cell() {
-  local cell="$1" name slug protocol server_language client_language unsupported error cell_dir host
+  local cell="$1" name slug protocol server_language client_language unsupported error cell_dir host retire_server_after_cell
   # The unit separator, not a tab: read collapses runs of whitespace separators, and fields may be empty.
   IFS=$'\x1f' read -r name slug protocol server_language client_language unsupported error < <(jq -r \
     '[.name, .slug, .protocol, .server_language, .client_language, (.unsupported // ""), (.error // "")] | join("\u001f")' <<<"$cell")
@@ -260,20 +252,22 @@ run_cell() {
     fi
   done
   local steal_before calibration
+  [[ "$protocol" == "$LIVE_PROTOCOL" ]] || retire_processes
+  LIVE_PROTOCOL="$protocol" CLIENT_LOST=0
   steal_before=$(steal_ticks)
   calibration=$(calibration_ns)
   host="${NETNS_SERVER_IP:-127.0.0.1}"
-  if ! start_server "$cell" "$cell_dir" "$host"; then
+  if ! serve_cell "$cell" "$cell_dir" "$host"; then
     record_rest "$cell_dir" error "$READY_ERROR: $(tail -n 3 "$cell_dir/server.log" | tr '\n' ' ')"
+    retire_server_after_cell=1
   else
     drive_client "$cell" "$cell_dir" "$protocol" "$host"
-    client_stop
+    release_client
+    retire_server_after_cell=0
   fi
-  stop_group "$SERVER_PID" 5
-  SERVER_PID=""
-  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --argjson exit "$STOP_STATUS" \
+  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" \
     --argjson steal "$(($(steal_ticks) - steal_before))" --argjson calibration "$calibration" \
-    '{kind: "cell_end", cell_dir: $d, pass: $p, server_exit_status: $exit, steal_ticks: $steal,
-      calibration_ns: $calibration}')"
+    '{kind: "cell_end", cell_dir: $d, pass: $p, steal_ticks: $steal, calibration_ns: $calibration}')"
+  if ((retire_server_after_cell)); then retire_server; else release_server; fi
   gzip -qf "$cell_dir"/*.samples.json 2>/dev/null || true
 }

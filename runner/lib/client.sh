@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# A cell's client process: started once, driven line by line over two FIFOs (one JSON command in, one
-# JSON answer out; runner/PROTOCOL.md), so JVM and Mono start-up happen once per cell.
+# A client process: started once, driven line by line over two FIFOs (one JSON command in, one JSON
+# answer out; runner/PROTOCOL.md), so JVM and Mono start-up happen once, not per command (and, with the
+# processes kept across cells, once per protocol and pass: processes.sh).
 
 CLIENT_PID=""
 CLIENT_IN=""
 CLIENT_OUT=""
+CLIENT_LOST=0 # set when the client is gone or hung: it cannot serve another cell
 
 # client_start DIR argv...: starts the client in its own process group with its stderr in DIR/client.log.
 client_start() {
@@ -30,14 +32,17 @@ client_call() {
   CLIENT_ERROR=""
   if ! { printf '%s\n' "$command" >&"$CLIENT_IN"; } 2>/dev/null; then
     CLIENT_ERROR="client exited (could not send the command)"
+    CLIENT_LOST=1
     return 2
   fi
   IFS= read -r -t "$timeout" -u "$CLIENT_OUT" CLIENT_ANSWER || rc=$?
   if ((rc > 128)); then
     CLIENT_ERROR="client did not answer within ${timeout}s"
+    CLIENT_LOST=1
     return 3
   elif ((rc != 0)); then
     CLIENT_ERROR="client exited without answering"
+    CLIENT_LOST=1
     return 2
   fi
   # Most answers start with "ok": true; matching that in bash saves a jq process per command.

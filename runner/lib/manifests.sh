@@ -62,6 +62,7 @@ expand_cells() {
        server_settings: $srv.settings, client_settings: $cli.settings,
        server_thread_model: $srv.thread_model, client_thread_model: $cli.thread_model,
        warmup_s: ([$srv.warmup_s // 0, $cli.warmup_s // 0] | max),
+       server_warmup_s: ($srv.warmup_s // 0), client_warmup_s: ($cli.warmup_s // 0),
        server_notes: ($srv.notes // []), client_notes: ($cli.notes // []),
        error: ([unregistered($p), $srv.error, $cli.error] | map(select(. != null)) | unique
                | if length > 0 then join("; ") else null end),

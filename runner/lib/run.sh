@@ -20,6 +20,7 @@ parse_options() {
       --seed) SEED="${2:?--seed needs a number}" && shift ;;
       --no-netns) USE_NETNS=0 ;;
       --no-pin) USE_PIN=0 ;;
+      --fresh-processes) KEEP_PROCESSES=0 ;;
       --port) FIXED_PORT="${2:?--port needs a number}" && shift ;;
       --ready-timeout) READY_TIMEOUT="${2:?--ready-timeout needs seconds}" && shift ;;
       --command-timeout) COMMAND_TIMEOUT="${2:?--command-timeout needs seconds}" && shift ;;
@@ -148,9 +149,14 @@ build_languages() {
 
 cleanup() {
   trap - INT TERM
+  local key fd_in fd_out
   if [[ -n "${CLIENT_PID:-}" && -n "${CLIENT_IN:-}" ]]; then
     exec {CLIENT_IN}>&- {CLIENT_OUT}<&- 2>/dev/null || true
   fi
+  for key in "${!KEPT_PIDS[@]}"; do
+    fd_in="${KEPT_INS[$key]}" fd_out="${KEPT_OUTS[$key]}"
+    exec {fd_in}>&- {fd_out}<&- 2>/dev/null || true
+  done
   stop_all_groups
   netns_destroy
   cgroup_destroy
@@ -258,7 +264,8 @@ measure_handlers() {
   done
 }
 
-# The cells of one pass, one JSON line each, in a random order drawn from the run's seed and the pass.
+# The cells of one pass, one JSON line each, in a random order drawn from the run's seed and the pass,
+# grouped by protocol and server so that processes can be kept across cells (processes.sh).
 shuffled_cells() {
   "$PYTHON" -m analysis shuffle --seed "$SEED" --pass "$PASS" <<<"$CELL_LINES"
 }
@@ -267,7 +274,9 @@ shuffled_cells() {
 # (their planned repetitions and warm-up bounds), scaled by how long the work done so far really took.
 run_matrix() {
   local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name planned=0 done_work=0 work left
-  planned=$("$PYTHON" -m analysis estimate --run "$OUT" <<<"$CELL_LINES")
+  local -a fresh=()
+  ((KEEP_PROCESSES)) || fresh=(--fresh-processes)
+  planned=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
   for ((PASS = 1; PASS <= PASSES; PASS++)); do
     if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]]; then
       info "pass $PASS of $PASSES: the machine's floor (C ping-pong)"
@@ -278,13 +287,14 @@ run_matrix() {
       name=$(jq -r .name <<<"$cell")
       printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
       run_cell "$cell" </dev/null
-      work=$("$PYTHON" -m analysis estimate --run "$OUT" <<<"$cell")
+      work=$("$PYTHON" -m analysis estimate --run "$OUT" --pass "$PASS" <<<"$cell")
       done_work=$((done_work + work))
       left=0
-      if ((done_work > 0)); then left=$(((SECONDS - started) * (planned * PASSES - done_work) / done_work)); fi
+      if ((done_work > 0 && planned > done_work)); then left=$(((SECONDS - started) * (planned - done_work) / done_work)); fi
       printf '%s (about %s left)\n' "$("$PYTHON" -m analysis cell-summary --run "$OUT" --cell "$name" --pass "$PASS" 2>/dev/null || echo '?')" \
         "$(human_seconds "$left")" >&2
     done < <(shuffled_cells)
+    retire_processes
   done
 }
 
@@ -323,7 +333,8 @@ run_command() {
   setup_cgroups
   "$PYTHON" -m analysis prepare --run "$OUT" --idl "$IDL_DIR" --profile "$PROFILE" --wire-note "$WIRE_NOTE" \
     --cpu-note "$CPU_NOTE" --pin-note "$PIN_NOTE" --passes "$PASSES" --seed "$SEED" \
-    --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") --left-out "$LEFT_OUT_JSON" ||
+    --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") --left-out "$LEFT_OUT_JSON" \
+    --processes-note "$(processes_note)" ||
     die "could not prepare the run (see above)"
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
   STEADY=$(jq -c '.steady // {"tolerance": 0.1, "max_ms": 0}' "$OUT/plan/profile.json")

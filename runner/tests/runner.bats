@@ -198,6 +198,28 @@ await_file() {
   [ "$(grep -c 'until_steady' "$OUT-timed/cells/echo__alpha-fast-to-alpha/pass1/client.log")" -eq 1 ]
 }
 
+@test "processes are kept across the cells of a pass: one per server and per client implementation, each warmed once" {
+  run "$RPCM" run "${FAST[@]}" --protocol echo
+  [ "$status" -eq 0 ]
+  [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-server-*' | wc -l)" -eq 2 ]
+  [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-client-*' | wc -l)" -eq 3 ]
+  [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell) | map(.processes.client) | sort | join(",")' "$OUT/results.jsonl")" = "kept,kept,kept,new,new,new" ]
+  [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell) | map(.processes.server) | sort | join(",")' "$OUT/results.jsonl")" = "kept,kept,kept,kept,new,new" ]
+  # the client with warmup_s 2 owes it in its first cell only; its second cell warms one pass (4 workloads)
+  local counts
+  counts=$(for d in "$OUT"/cells/echo__alpha-fast-to-*/pass1; do wc -l <"$d/warmup.jsonl"; done | sort -n | paste -sd' ')
+  [[ "$counts" =~ ^4\ ([0-9]+)$ ]]
+  [ "${BASH_REMATCH[1]}" -gt 4 ]
+  # a cell's folder links to the logs of the processes it used
+  [ -L "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ] && [ -s "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ]
+  grep -q '"cmd": "connect", "host"' "$OUT/cells/echo__beta-to-alpha/pass1/client.log"
+  # --fresh-processes: a new pair for every cell
+  run "$RPCM" run "${FAST[@]}" --protocol echo --fresh-processes --out "$OUT-fresh"
+  [ "$status" -eq 0 ]
+  [ "$(find "$OUT-fresh/processes/pass1" -maxdepth 1 -name '*-server-*' | wc -l)" -eq 6 ]
+  [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell) | map(.processes.client, .processes.server) | unique | join(",")' "$OUT-fresh/results.jsonl")" = "new" ]
+}
+
 @test "a repetition lasts at least min_ms, however few calls it needs" {
   run "$RPCM" run "${FAST[@]}" --profile timed --cell 'echo/alpha→alpha'
   [ "$status" -eq 0 ]

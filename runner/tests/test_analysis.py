@@ -59,6 +59,12 @@ def test_estimate_counts_the_implementations_least_warm_up(tmp_path):
     jit = plan.estimate_seconds(tmp_path, cell | {"warmup_s": 90})
     assert jit >= 90 > plain > 0
     assert plan.estimate_seconds(tmp_path, cell | {"unsupported": "no library"}) == 0
+    # kept processes owe their least warm-up once per pass: the second cell of the same pair owes none
+    pair = cell | {"server": "java", "client": "java", "warmup_s": 90, "server_warmup_s": 90, "client_warmup_s": 90}
+    other_client = pair | {"client": "python", "client_warmup_s": 0}
+    kept = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=True)
+    fresh = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=False)
+    assert kept == 2 * (jit + 2 * plain) and fresh == 2 * (3 * jit)
 
 
 def test_main_job_times_slow_calls_for_min_ms_not_for_a_call_count():
@@ -69,6 +75,21 @@ def test_main_job_times_slow_calls_for_min_ms_not_for_a_call_count():
         counts = profile[size]
         assert counts["calls"] * 0.010 <= 2 * counts["min_ms"] / 1000, size
         assert counts["warmup"] >= counts["calls"], size
+
+
+def test_shuffled_groups_cells_by_protocol_then_server_in_a_seeded_order():
+    cells = [json.dumps({"name": f"{p}/{c}→{s}", "protocol": p, "server": s, "client": c})
+             for p in ("a", "b", "c") for s in ("x", "y", "z") for c in ("x", "y", "z")]
+    first = [json.loads(line) for line in plan.shuffled(cells, 5, 1)]
+    assert sorted(c["name"] for c in first) == sorted(json.loads(line)["name"] for line in cells)
+    runs = [(c["protocol"], c["server"]) for c in first]
+    # each protocol, and each server within it, is one contiguous run of cells
+    assert len([k for i, k in enumerate(runs) if i == 0 or runs[i - 1] != k]) == 9
+    protocols = [p for i, p in enumerate(c["protocol"] for c in first) if i == 0 or first[i - 1]["protocol"] != p]
+    assert len(protocols) == 3
+    assert plan.shuffled(cells, 5, 1) == plan.shuffled(cells, 5, 1)
+    orders = {tuple(plan.shuffled(cells, 5, n)) for n in range(1, 6)}
+    assert len(orders) > 1
 
 
 def test_plan_unknown_profile_is_a_clear_error():

@@ -222,6 +222,35 @@ namespace RpcMatrix.Tests
         }
 
         [Test]
+        public void ConnectGoesToTheHostAndPortItNamesAndClosesTheEarlierConnection()
+        {
+            IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
+            var targets = new List<string>();
+            string host = "127.0.0.1";
+            int port = 9;
+            var clients = new List<FakeClient>();
+            var loop = new CommandLoop(idl, idl.Registry.Get("rawtcp"), () =>
+            {
+                targets.Add(host + ":" + port);
+                clients.Add(new FakeClient());
+                return clients[clients.Count - 1];
+            });
+            loop.Retarget = (newHost, newPort) => { host = newHost ?? host; port = newPort; };
+            var output = new StringWriter();
+            loop.Run(new StringReader(string.Join("\n",
+                "{\"cmd\":\"connect\"}",
+                "{\"cmd\":\"connect\",\"host\":\"198.18.0.2\",\"port\":4242}",
+                "{\"cmd\":\"connect\",\"port\":70000}") + "\n"), output);
+            var answers = output.ToString().Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries)
+                .Select(line => (Dictionary<string, object>)JsonParser.Parse(line)).ToList();
+            Assert.IsTrue((bool)answers[0]["ok"]);
+            Assert.IsTrue((bool)answers[1]["ok"]);
+            Assert.IsFalse((bool)answers[2]["ok"]);
+            Assert.AreEqual(new[] { "127.0.0.1:9", "198.18.0.2:4242" }, targets.ToArray());
+            Assert.IsTrue(clients[0].Disposed, "the earlier connection is closed before the next");
+        }
+
+        [Test]
         public void CommandsNeedingAConnectionFailBeforeConnect()
         {
             var answers = Run(new FakeClient(), "rawtcp",

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Net;
 using System.Text;
 using RpcMatrix.Core.Conformance;
 
@@ -13,7 +14,22 @@ namespace RpcMatrix.Core.Hosting
             var input = new StreamReader(Console.OpenStandardInput(), new UTF8Encoding(false));
             var output = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
             output.NewLine = "\n";
-            new CommandLoop(idl, options.Protocol, () => adapter.CreateClient(options)).Run(input, output);
+            var loop = new CommandLoop(idl, options.Protocol, () => adapter.CreateClient(options));
+            loop.Retarget = (host, port) =>
+            {
+                if (host != null)
+                {
+                    IPAddress address;
+                    if (!IPAddress.TryParse(host, out address))
+                    {
+                        throw new ArgumentException("\"host\" must be an IP address, got " + host);
+                    }
+                    options.HostText = host;
+                    options.Host = address;
+                }
+                options.Port = port;
+            };
+            loop.Run(input, output);
             return 0;
         }
     }

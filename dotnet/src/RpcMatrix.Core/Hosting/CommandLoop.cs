@@ -28,6 +28,12 @@ namespace RpcMatrix.Core.Hosting
             this.connect = connect;
         }
 
+        /// <summary>
+        /// Points the next connect at another server (host or null for the same, port): the runner keeps one
+        /// client process for every server of a protocol in a pass, each on its own port.
+        /// </summary>
+        public Action<string, int> Retarget { get; set; }
+
         public void Run(TextReader input, TextWriter output)
         {
             try
@@ -63,7 +69,7 @@ namespace RpcMatrix.Core.Hosting
                 var command = new Command(members ?? new Dictionary<string, object>());
                 switch (command.Name)
                 {
-                    case "connect": return Connect();
+                    case "connect": return Connect(command);
                     case "vectors": return Vectors(command);
                     case "prepare": return Prepare(command);
                     case "warmup": return command.Has("until_steady") ? WarmupUntilSteady(command) : Warmup(command);
@@ -84,9 +90,31 @@ namespace RpcMatrix.Core.Hosting
             }
         }
 
-        private Dictionary<string, object> Connect()
+        private Dictionary<string, object> Connect(Command command)
         {
-            Disconnect();
+            // the earlier server may be gone: closing its connection is best effort
+            try
+            {
+                Disconnect();
+            }
+            catch (Exception e)
+            {
+                client = null;
+                Console.Error.WriteLine("closing the earlier connection: " + Messages.Of(e));
+            }
+            if (command.Has("host") || command.Has("port"))
+            {
+                if (Retarget == null)
+                {
+                    throw new ArgumentException("this client cannot be pointed at another server");
+                }
+                int port = command.Count("port");
+                if (port < 1 || port > 65535)
+                {
+                    throw new ArgumentException("\"port\" must be 1 to 65535, got " + port);
+                }
+                Retarget(command.Has("host") ? command.Text("host") : null, port);
+            }
             long start = MonotonicClock.Now();
             IBenchClient created = connect();
             try

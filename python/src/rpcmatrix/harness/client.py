@@ -7,6 +7,7 @@ stack can build a client from what the server publishes); an asynchronous adapte
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 import time
@@ -60,9 +61,16 @@ class CommandLoop:
             return {"ok": False, "error": f"{type(e).__name__}: {e}"}
 
     def do_connect(self, command: dict) -> dict:
+        """Connects to the server of the command line, or to the `host` and `port` the command names: the
+        runner keeps one client process for every server of a protocol in a pass, each on its own port."""
         self.close()
+        target = copy.copy(self.options)
+        if "host" in command:
+            target.host = str(command["host"])
+        if "port" in command:
+            target.port = _port(command)
         started = time.perf_counter_ns()
-        client = self.connect_adapter(self.options)
+        client = self.connect_adapter(target)
         self.client, self.driver = client, driver_for(client)
         self.driver.once(_PING, [])
         answer = {"instantiation_ns": time.perf_counter_ns() - started}
@@ -163,6 +171,13 @@ def _count(command: dict, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
     return value
+
+
+def _port(command: dict) -> int:
+    port = _count(command, "port")
+    if not 1 <= port <= 65535:
+        raise ValueError(f"port must be 1 to 65535, got {port}")
+    return port
 
 
 def _number(command: dict, key: str) -> float:

@@ -53,7 +53,7 @@ public final class ClientSession implements AutoCloseable {
         String cmd = command.path("cmd").asText("");
         switch (cmd) {
             case "connect":
-                return connect();
+                return connect(command);
             case "vectors":
                 return vectors(command);
             case "prepare":
@@ -77,10 +77,22 @@ public final class ClientSession implements AutoCloseable {
         }
     }
 
-    private ObjectNode connect() throws Exception {
-        close();
+    /**
+     * Connects to the server of the command line, or to the {@code host} and {@code port} the command names:
+     * the runner keeps one client process for every server of a protocol in a pass, each on its own port.
+     */
+    private ObjectNode connect(JsonNode command) throws Exception {
+        // the earlier server may be gone: closing its connection is best effort
+        BenchClient earlier = client;
+        client = null;
+        if (earlier != null) {
+            closeQuietly(earlier);
+        }
+        ClientOptions target = new ClientOptions(options.protocol(),
+                command.has("host") ? command.get("host").asText() : options.host(),
+                command.has("port") ? Commands.port(command) : options.port(), options.idl(), options.secrets());
         long start = System.nanoTime();
-        BenchClient connected = factory.connect(options);
+        BenchClient connected = factory.connect(target);
         try {
             connected.ping();
         } catch (Exception | Error e) {
@@ -299,7 +311,7 @@ public final class ClientSession implements AutoCloseable {
         try {
             client.close();
         } catch (Exception e) {
-            System.err.println("closing after a failed connect: " + e);
+            System.err.println("closing a connection: " + e);
         }
     }
 }

@@ -24,6 +24,15 @@ final class Commands {
         return new Repetition(calls, (long) (minMs * 1e6), maxCalls);
     }
 
+    /** The command's {@code port}: 1 to 65535. */
+    static int port(JsonNode command) {
+        int port = count(command, "port");
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("\"port\" must be 1 to 65535, got " + port);
+        }
+        return port;
+    }
+
     static int count(JsonNode command, String field) {
         JsonNode value = command.get(field);
         if (value == null || !value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 0) {

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +52,33 @@ class ClientSessionTest {
         assertTrue(answer.get("ok").booleanValue());
         assertTrue(answer.get("instantiation_ns").longValue() > 0);
         assertFalse(answer.has("facts"), "a client without facts answers none");
+    }
+
+    @Test
+    void connectGoesToTheHostAndPortItNamesAndClosesTheEarlierConnection() throws Exception {
+        List<ClientOptions> targets = new ArrayList<>();
+        FakeClient first = new FakeClient();
+        FakeClient second = new FakeClient() {
+            @Override
+            public void close() {
+                throw new IllegalStateException("the earlier server is gone");
+            }
+        };
+        List<FakeClient> clients = new ArrayList<>(List.of(first, second, new FakeClient()));
+        ClientSession kept = new ClientSession(ContractFiles.load(OperationTest.IDL), TestSessions.options("xmlrpc"),
+                options -> {
+                    targets.add(options);
+                    return clients.remove(0);
+                });
+        assertTrue(Json.MAPPER.readTree(kept.handle("{\"cmd\": \"connect\"}")).get("ok").booleanValue());
+        assertTrue(Json.MAPPER.readTree(kept.handle("{\"cmd\": \"connect\", \"host\": \"198.18.0.2\", \"port\": 4242}"))
+                .get("ok").booleanValue());
+        assertTrue(first.closed, "the earlier connection is closed before the next");
+        // closing a connection whose server is gone must not fail the next connect
+        assertTrue(Json.MAPPER.readTree(kept.handle("{\"cmd\": \"connect\", \"port\": 4343}")).get("ok").booleanValue());
+        assertEquals("127.0.0.1:9 198.18.0.2:4242 127.0.0.1:4343", targets.stream()
+                .map(o -> o.host() + ":" + o.port()).collect(Collectors.joining(" ")));
+        assertFalse(Json.MAPPER.readTree(kept.handle("{\"cmd\": \"connect\", \"port\": 70000}")).get("ok").booleanValue());
     }
 
     @Test

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# The servers and clients that live across the cells of a pass. The cells of a pass come grouped by
+# protocol and, within it, by server (plan.shuffled), so one server process serves each of its clients in
+# turn, and one client process per client implementation serves every server of the protocol, connecting
+# to each in turn (`connect` with the server's host and port). Each process is warmed once: a cell waits
+# only for the least warm-up time (warmup_s) of the processes that are new to it, as a JIT runtime keeps
+# what it compiled. Idle clients wait in a cgroup of their own, so the CPU counters hold the active pair
+# only. With --fresh-processes every cell starts and stops its own pair, as before this was kept.
+
+KEEP_PROCESSES=1
+LIVE_PROTOCOL=""
+SERVER_KEY=""
+SERVER_WARM=0
+SERVER_CELL_DIRS=()
+CLIENT_KEY=""
+PROCESS_SEQ=0
+declare -A KEPT_PIDS=() KEPT_INS=() KEPT_OUTS=() KEPT_DIRS=() KEPT_WARM=()
+
+# PROCESS_DIR: a new folder for one process's FIFOs and logs; the cell folders link to it.
+new_process_dir() {
+  local role="$1" impl="$2"
+  PROCESS_SEQ=$((PROCESS_SEQ + 1))
+  PROCESS_DIR="$OUT/processes/pass$PASS/$(printf '%04d' "$PROCESS_SEQ")-$role-${impl//\//_}"
+  mkdir -p "$PROCESS_DIR"
+}
+
+# The {cell} folder that a protocol's servers and clients share in a pass; a server starts with it empty.
+scratch_dir() {
+  printf '%s\n' "$OUT/processes/pass$PASS/scratch-$1"
+}
+
+# link_logs CELL_DIR PROCESS_DIR NAME...: the cell's own view of a process's files, as relative links.
+link_logs() {
+  local cell_dir="$1" process_dir="$2" name
+  shift 2
+  for name in "$@"; do
+    ln -sfn "../../../processes/pass$PASS/$(basename "$process_dir")/$name" "$cell_dir/$name"
+  done
+}
+
+# serve_cell CELL CELL_DIR HOST: the live server of the cell's protocol and server implementation, started
+# (and waited for) when there is none. Sets SERVER_NEW; returns 1 with READY_ERROR when it is not ready.
+serve_cell() {
+  local cell="$1" cell_dir="$2" host="$3" key dir scratch
+  local -a argv launch=() pin=()
+  key="$(jq -r '"\(.protocol)|\(.server)"' <<<"$cell")"
+  SERVER_NEW=0
+  if [[ "$key" == "$SERVER_KEY" && -n "$SERVER_PID" ]] && group_alive "$SERVER_PID"; then
+    SERVER_CELL_DIRS+=("$cell_dir")
+    link_logs "$cell_dir" "$SERVER_DIR" server.out server.log
+    return 0
+  fi
+  retire_server
+  SERVER_NEW=1 SERVER_KEY="$key" SERVER_WARM=0 SERVER_CELL_DIRS=("$cell_dir")
+  new_process_dir server "$(jq -r .server <<<"$cell")"
+  SERVER_DIR="$PROCESS_DIR" dir="$PROCESS_DIR"
+  scratch=$(scratch_dir "$(jq -r .protocol <<<"$cell")")
+  rm -rf "$scratch" && mkdir -p "$scratch"
+  mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT" "$scratch")
+  mapfile -t pin < <(pin_prefix server)
+  if [[ -n "$NETNS_NAME" ]]; then launch=(ip netns exec "$NETNS_NAME"); fi
+  start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${pin[@]}" "${argv[@]}"
+  SERVER_PID="$STARTED_PID"
+  cgroup_join server "$SERVER_PID"
+  link_logs "$cell_dir" "$dir" server.out server.log
+  wait_ready "$dir/server.out" "$SERVER_PID" "$READY_TIMEOUT" || return 1
+  SERVER_PORT="$READY_PORT"
+}
+
+# Stops the live server, if any, and gives its exit status to the records of every cell it served.
+retire_server() {
+  [[ -n "${SERVER_PID:-}" ]] || return 0
+  stop_group "$SERVER_PID" 5
+  local dirs
+  dirs=$(printf '%s\n' "${SERVER_CELL_DIRS[@]}" | jq -Rsc 'split("\n")[:-1]')
+  record "$(jq -nc --argjson d "$dirs" --argjson p "$PASS" --argjson exit "$STOP_STATUS" \
+    '{kind: "server_end", cell_dirs: $d, pass: $p, server_exit_status: $exit}')"
+  SERVER_PID="" SERVER_KEY="" SERVER_WARM=0 SERVER_CELL_DIRS=()
+}
+
+# client_for_cell CELL CELL_DIR HOST PORT: makes the cell's client the active one (CLIENT_PID, its FIFOs,
+# the client cgroup): the kept process of this client implementation, or a new one. Sets CLIENT_NEW.
+client_for_cell() {
+  local cell="$1" cell_dir="$2" host="$3" port="$4" dir scratch
+  local -a argv pin=()
+  CLIENT_KEY="$(jq -r '"\(.protocol)|\(.client)"' <<<"$cell")"
+  CLIENT_NEW=0
+  if [[ -n "${KEPT_PIDS[$CLIENT_KEY]:-}" ]]; then
+    CLIENT_PID="${KEPT_PIDS[$CLIENT_KEY]}" CLIENT_IN="${KEPT_INS[$CLIENT_KEY]}" CLIENT_OUT="${KEPT_OUTS[$CLIENT_KEY]}"
+    CLIENT_DIR="${KEPT_DIRS[$CLIENT_KEY]}"
+    if group_alive "$CLIENT_PID"; then
+      cgroup_join client "$CLIENT_PID"
+      link_logs "$cell_dir" "$CLIENT_DIR" client.log
+      return 0
+    fi
+    retire_client "$CLIENT_KEY"
+  fi
+  CLIENT_NEW=1
+  new_process_dir client "$(jq -r .client <<<"$cell")"
+  CLIENT_DIR="$PROCESS_DIR" dir="$PROCESS_DIR"
+  scratch=$(scratch_dir "$(jq -r .protocol <<<"$cell")")
+  mkdir -p "$scratch"
+  mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$scratch")
+  mapfile -t pin < <(pin_prefix client)
+  client_start "$dir" "${pin[@]}" "${argv[@]}"
+  cgroup_join client "$CLIENT_PID"
+  link_logs "$cell_dir" "$dir" client.log
+  KEPT_PIDS[$CLIENT_KEY]="$CLIENT_PID" KEPT_INS[$CLIENT_KEY]="$CLIENT_IN" KEPT_OUTS[$CLIENT_KEY]="$CLIENT_OUT"
+  KEPT_DIRS[$CLIENT_KEY]="$dir" KEPT_WARM[$CLIENT_KEY]=0
+}
+
+# After a cell: the active client waits for the next server of its protocol, unless it is gone, it hung
+# (CLIENT_LOST) or processes are not kept.
+release_client() {
+  [[ -n "$CLIENT_KEY" && -n "${KEPT_PIDS[$CLIENT_KEY]:-}" ]] || return 0
+  if ((KEEP_PROCESSES == 0 || CLIENT_LOST == 1)) || ! group_alive "$CLIENT_PID"; then
+    retire_client "$CLIENT_KEY"
+  else
+    cgroup_join parked "$CLIENT_PID"
+  fi
+  CLIENT_KEY="" CLIENT_PID=""
+}
+
+# After a cell: the server waits for its next client, unless it died or processes are not kept.
+release_server() {
+  [[ -n "${SERVER_PID:-}" ]] || return 0
+  if ((KEEP_PROCESSES == 0)) || ! group_alive "$SERVER_PID"; then
+    retire_server
+  fi
+}
+
+retire_client() {
+  local key="$1"
+  CLIENT_PID="${KEPT_PIDS[$key]}" CLIENT_IN="${KEPT_INS[$key]}" CLIENT_OUT="${KEPT_OUTS[$key]}"
+  client_stop
+  unset "KEPT_PIDS[$key]" "KEPT_INS[$key]" "KEPT_OUTS[$key]" "KEPT_DIRS[$key]" "KEPT_WARM[$key]"
+}
+
+# Every kept process goes: at the end of a protocol's cells, of a pass, or of the run.
+retire_processes() {
+  local key
+  retire_server
+  for key in "${!KEPT_PIDS[@]}"; do retire_client "$key"; done
+  LIVE_PROTOCOL=""
+}
+
+# The least warm-up the cell still owes: the warmup_s of each of its processes that was not warmed yet.
+owed_warmup_s() {
+  local cell="$1" server_s client_s
+  read -r server_s client_s < <(jq -r '"\(.server_warmup_s // .warmup_s // 0 | ceil) \(.client_warmup_s // .warmup_s // 0 | ceil)"' <<<"$cell")
+  ((SERVER_WARM == 0)) || server_s=0
+  ((${KEPT_WARM[$CLIENT_KEY]:-0} == 0)) || client_s=0
+  printf '%s\n' $((server_s > client_s ? server_s : client_s))
+}
+
+# Both processes of the cell have had their least warm-up.
+mark_warm() {
+  SERVER_WARM=1
+  [[ -z "$CLIENT_KEY" || -z "${KEPT_PIDS[$CLIENT_KEY]:-}" ]] || KEPT_WARM[$CLIENT_KEY]=1
+}
+
+# How servers and clients lived in this run, for env.json and the report.
+processes_note() {
+  if ((KEEP_PROCESSES)); then
+    printf '%s' "kept across cells: in each pass one server process per protocol and server implementation serves its clients in turn, one client process per protocol and client implementation connects to each server in turn (cells grouped by protocol and server, in a random order within each); each process owes its least warm-up (warmup_s) once; an idle client waits in a cgroup of its own on the client's CPU"
+  else
+    printf '%s' "a new server and client process for every cell (--fresh-processes)"
+  fi
+}
