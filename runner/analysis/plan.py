@@ -112,8 +112,7 @@ def estimate_run(run: Path, cells: list[dict], passes: int, kept: bool) -> int:
     total = 0
     for cell in cells:
         server, client = (cell["protocol"], "server", cell["server"]), (cell["protocol"], "client", cell["client"])
-        owed = max(0 if server in warmed else cell.get("server_warmup_s", cell.get("warmup_s") or 0),
-                   0 if client in warmed else cell.get("client_warmup_s", cell.get("warmup_s") or 0))
+        owed = max(_owed(cell, "server", server in warmed), _owed(cell, "client", client in warmed))
         if not (cell.get("unsupported") or cell.get("error")):
             warmed |= {server, client}
         total += estimate_seconds(run, cell, owed)
@@ -127,9 +126,17 @@ def estimate_done(run: Path, cell: dict, pass_no: int) -> int:
     processes = json.loads(connect.read_text()).get("processes") if connect.exists() else None
     if not processes:
         return estimate_seconds(run, cell)
-    owed = max(cell.get("server_warmup_s", 0) if processes.get("server") == "new" else 0,
-               cell.get("client_warmup_s", 0) if processes.get("client") == "new" else 0)
+    owed = max(_owed(cell, "server", processes.get("server") == "kept"),
+               _owed(cell, "client", processes.get("client") == "kept"))
     return estimate_seconds(run, cell, owed)
+
+
+def _owed(cell: dict, role: str, warmed: bool) -> float:
+    """The least warm-up a process of the cell owes: none once warmed, unless its implementation needs it
+    again with each new peer (warmup_per_peer)."""
+    if warmed and not cell.get(f"{role}_warmup_per_peer"):
+        return 0
+    return cell.get(f"{role}_warmup_s", cell.get("warmup_s") or 0)
 
 
 def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:

@@ -4,7 +4,7 @@
 # turn, and one client process per client implementation serves every server of the protocol, connecting
 # to each in turn (`connect` with the server's host and port). Each process is warmed once: a cell waits
 # only for the least warm-up time (warmup_s) of the processes that are new to it, as a JIT runtime keeps
-# what it compiled. Idle clients wait in a cgroup of their own, so the CPU counters hold the active pair
+# what it compiled (unless its manifest says warmup_per_peer). Idle clients wait in a cgroup of their own, so the CPU counters hold the active pair
 # only. With --fresh-processes every cell starts and stops its own pair, as before this was kept.
 
 KEEP_PROCESSES=1
@@ -14,7 +14,8 @@ SERVER_WARM=0
 SERVER_CELL_DIRS=()
 CLIENT_KEY=""
 PROCESS_SEQ=0
-declare -A KEPT_PIDS=() KEPT_INS=() KEPT_OUTS=() KEPT_DIRS=() KEPT_WARM=()
+declare -A KEPT_PIDS=() KEPT_INS=() KEPT_OUTS=() KEPT_DIRS=()
+declare -A KEPT_WARM=()
 
 # PROCESS_DIR: a new folder for one process's FIFOs and logs; the cell folders link to it.
 new_process_dir() {
@@ -144,12 +145,16 @@ retire_processes() {
   LIVE_PROTOCOL=""
 }
 
-# The least warm-up the cell still owes: the warmup_s of each of its processes that was not warmed yet.
+# The least warm-up the cell still owes: the warmup_s of each of its processes that no earlier cell has
+# warmed. An implementation with warmup_per_peer (its JIT-compiled paths depend on what the other side
+# sends) owes it in every cell: each cell of a pass brings it a peer implementation it has not served.
 owed_warmup_s() {
-  local cell="$1" server_s client_s
-  read -r server_s client_s < <(jq -r '"\(.server_warmup_s // .warmup_s // 0 | ceil) \(.client_warmup_s // .warmup_s // 0 | ceil)"' <<<"$cell")
-  ((SERVER_WARM == 0)) || server_s=0
-  ((${KEPT_WARM[$CLIENT_KEY]:-0} == 0)) || client_s=0
+  local cell="$1" server_s client_s server_per_peer client_per_peer
+  read -r server_s client_s server_per_peer client_per_peer < <(jq -r '[(.server_warmup_s // .warmup_s // 0 | ceil),
+    (.client_warmup_s // .warmup_s // 0 | ceil), (.server_warmup_per_peer // false), (.client_warmup_per_peer // false)]
+    | map(tostring) | join(" ")' <<<"$cell")
+  if ((SERVER_WARM == 1)) && [[ "$server_per_peer" != true ]]; then server_s=0; fi
+  if ((${KEPT_WARM[$CLIENT_KEY]:-0} == 1)) && [[ "$client_per_peer" != true ]]; then client_s=0; fi
   printf '%s\n' $((server_s > client_s ? server_s : client_s))
 }
 
@@ -162,7 +167,7 @@ mark_warm() {
 # How servers and clients lived in this run, for env.json and the report.
 processes_note() {
   if ((KEEP_PROCESSES)); then
-    printf '%s' "kept across cells: in each pass one server process per protocol and server implementation serves its clients in turn, one client process per protocol and client implementation connects to each server in turn (cells grouped by protocol and server, in a random order within each); each process owes its least warm-up (warmup_s) once; an idle client waits in a cgroup of its own on the client's CPU"
+    printf '%s' "kept across cells: in each pass one server process per protocol and server implementation serves its clients in turn, one client process per protocol and client implementation connects to each server in turn (cells grouped by protocol and server, in a random order within each); each process owes its least warm-up (warmup_s) once, or in every cell where its manifest says warmup_per_peer; an idle client waits in a cgroup of its own on the client's CPU"
   else
     printf '%s' "a new server and client process for every cell (--fresh-processes)"
   fi

@@ -210,6 +210,13 @@ await_file() {
   counts=$(for d in "$OUT"/cells/echo__alpha-fast-to-*/pass1; do wc -l <"$d/warmup.jsonl"; done | sort -n | paste -sd' ')
   [[ "$counts" =~ ^4\ ([0-9]+)$ ]]
   [ "${BASH_REMATCH[1]}" -gt 4 ]
+  # with warmup_per_peer the same client owes its warm-up in each of its cells
+  cp -r "$FIX" "$BATS_TEST_TMPDIR/per-peer"
+  jq '(.implementations[] | select(.name == "fast")) += {"warmup_per_peer": true}' "$FIX/alpha/manifest.json" \
+    >"$BATS_TEST_TMPDIR/per-peer/alpha/manifest.json"
+  run "$RPCM" run "${FAST[@]}" --manifests "$BATS_TEST_TMPDIR/per-peer" --protocol echo --client alpha-fast --out "$OUT-per-peer"
+  [ "$status" -eq 0 ]
+  for d in "$OUT-per-peer"/cells/echo__alpha-fast-to-*/pass1; do [ "$(wc -l <"$d/warmup.jsonl")" -gt 4 ]; done
   # a cell's folder links to the logs of the processes it used
   [ -L "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ] && [ -s "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ]
   grep -q '"cmd": "connect", "host"' "$OUT/cells/echo__beta-to-alpha/pass1/client.log"
