@@ -289,8 +289,9 @@ class Report:
         for lang, versions in sorted(self.env["versions"].items()):
             rows.append([f"{lang} versions", ", ".join(f"{k} {v}" for k, v in versions.items())])
         prof = run["profile"]
-        counts = "; ".join(f"{s}: {prof[s]['warmup']} warm-up, {prof[s]['calls']} calls × {prof[s]['repetitions']} repetitions"
-                           + (f" (each at least {prof[s]['min_ms']} ms)" if prof[s].get("min_ms") else "")
+        counts = "; ".join(f"{s}: {prof[s]['warmup']} warm-up, {prof[s]['repetitions']} repetitions of "
+                           + (f"at least {prof[s]['calls']} calls and {prof[s]['min_ms']} ms each"
+                              if prof[s].get("min_ms") else f"{prof[s]['calls']} calls each")
                            for s in ("small", "medium", "large") if s in prof)
         rows.append(["Calls per workload", counts])
         for left in run.get("left_out") or []:
