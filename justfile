@@ -8,6 +8,11 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 bench PROFILE="default" *ARGS: setup
     runner/rpcmatrix run --profile {{PROFILE}} {{ARGS}}
 
+# Go on with an interrupted run from its first unfinished cell, with the options it began with (same commit only)
+[group('bench')]
+resume RUN *ARGS: setup
+    runner/rpcmatrix run --resume '{{RUN}}' {{ARGS}}
+
 # Interop certification: every cell's vectors, nothing timed (JUnit XML and the interop matrices)
 [group('bench')]
 certify *ARGS: setup

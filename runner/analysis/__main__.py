@@ -1,11 +1,11 @@
-"""Command line of the runner's analysis: prepare, record, cell-summary, estimate, shuffle, render, agree
-and publish (see runner/README.md)."""
+"""Command line of the runner's analysis: prepare, resume, record, cell-summary, estimate, shuffle, render,
+agree and publish (see runner/README.md)."""
 import argparse
 import json
 import sys
 from pathlib import Path
 
-from . import agreement, environment, exports, known_failures, plan, publish, records, report
+from . import agreement, environment, exports, known_failures, plan, publish, records, report, resume
 
 
 def _cells(text: str) -> list[dict]:
@@ -61,11 +61,30 @@ def cell_summary(args) -> int:
 
 
 def estimate(args) -> int:
-    run, cells = Path(args.run), _cells(sys.stdin.read())
+    run = Path(args.run)
+    if args.finished:
+        print(resume.finished_work(run))
+        return 0
+    cells = _cells(sys.stdin.read())
     if args.pass_no:
         print(sum(plan.estimate_done(run, c, args.pass_no) for c in cells))
     else:
         print(plan.estimate_run(run, cells, args.passes, not args.fresh_processes))
+    return 0
+
+
+def resume_run(args) -> int:
+    run, root = Path(args.run), Path(args.root)
+    try:
+        if args.check:
+            resume.check(run, root)
+            done, total = resume.progress(run)
+            print(f"{done} of {total} cells finished")
+        else:
+            print(resume.resume(run, root))
+    except resume.ResumeError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -149,7 +168,13 @@ def main(argv=None) -> int:
     s.add_argument("--passes", type=int, default=1)
     s.add_argument("--fresh-processes", action="store_true", help="a new server and client for every cell")
     s.add_argument("--pass", dest="pass_no", type=int, default=0, help="the cells were just run in this pass")
+    s.add_argument("--finished", action="store_true", help="of the cells the run's journal lists as finished")
     s.set_defaults(func=estimate)
+    s = sub.add_parser("resume", help="check an interrupted run and trim what it left half done")
+    s.add_argument("--run", required=True)
+    s.add_argument("--root", required=True, help="the repository, whose code must be the run's")
+    s.add_argument("--check", action="store_true", help="only check, change nothing")
+    s.set_defaults(func=resume_run)
     s = sub.add_parser("shuffle", help="the cells on stdin in the pass's seeded random order")
     s.add_argument("--seed", type=int, required=True)
     s.add_argument("--pass", dest="pass_no", type=int, required=True)

@@ -1,4 +1,5 @@
 """What shapes the numbers of a run: machine, kernel, runtimes, libraries, settings. Into env.json."""
+import hashlib
 import json
 import os
 import platform
@@ -38,9 +39,23 @@ def language_versions(manifests: list[dict], root: Path) -> dict:
     return versions
 
 
-def machine(root: Path) -> dict:
+def code_state(root: Path) -> dict:
+    """The commit checked out, whether tracked files differ from it, and a digest of that difference: a
+    run that is resumed must find the same code."""
     commit = _run(["git", "rev-parse", "HEAD"], root)
     dirty = bool(_run(["git", "status", "--porcelain", "--untracked-files=no"], root))
+    diff = _run(["git", "diff", "HEAD", "--no-ext-diff", "--binary"], root) if dirty else ""
+    return {"git_commit": commit or "unknown", "git_dirty": dirty,
+            "git_diff_sha256": hashlib.sha256(diff.encode()).hexdigest() if dirty else None}
+
+
+def host() -> dict:
+    """What identifies this boot of this machine, for a run resumed after an interruption."""
+    return {"kernel": platform.release(), "cpu_model": _first("/proc/cpuinfo", "model name"),
+            "boot_id": _read("/proc/sys/kernel/random/boot_id") or "not exposed"}
+
+
+def machine(root: Path) -> dict:
     governor = Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
     return {
         "cpu_model": _first("/proc/cpuinfo", "model name"),
@@ -49,8 +64,8 @@ def machine(root: Path) -> dict:
         "kernel": platform.release(),
         "os": _first("/etc/os-release", "PRETTY_NAME", "=") or platform.platform(),
         "cpu_governor": governor.read_text().strip() if governor.exists() else "not exposed",
-        "git_commit": commit or "unknown",
-        "git_dirty": dirty,
+        **code_state(root),
+        "boot_id": host()["boot_id"],
         "jq": _run(["jq", "--version"], root),
         "bash": _run(["bash", "-c", "echo $BASH_VERSION"], root),
         "runner_python": platform.python_version(),

@@ -132,10 +132,10 @@ def estimate_done(run: Path, cell: dict, pass_no: int) -> int:
 
 
 def _owed(cell: dict, role: str, warmed: bool) -> float:
-    """The least warm-up a process of the cell owes: none once warmed, unless its implementation needs it
-    again with each new peer (warmup_per_peer)."""
-    if warmed and not cell.get(f"{role}_warmup_per_peer"):
-        return 0
+    """The least warm-up a process of the cell owes: its warmup_s when new; once warmed, its peer_warmup_s
+    (the re-warm its implementation needs with each new peer, none by default)."""
+    if warmed:
+        return cell.get(f"{role}_peer_warmup_s") or 0
     return cell.get(f"{role}_warmup_s", cell.get("warmup_s") or 0)
 
 

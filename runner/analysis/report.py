@@ -294,6 +294,11 @@ class Report:
                               if prof[s].get("min_ms") else f"{prof[s]['calls']} calls each")
                            for s in ("small", "medium", "large") if s in prof)
         rows.append(["Calls per workload", counts])
+        for i, r in enumerate(run.get("resumed") or [], 1):
+            same = "the same boot" if r.get("boot_id") == run.get("boot_id") else "another boot"
+            rows.append([f"Resumed ({i})", f"at {r['time']} after {r['cells_finished']} of {r['cells_total']} cells, on "
+                         f"{same} ({r.get('cpu_model')}, kernel {r.get('kernel')}): a cell cut short ran again "
+                         "from its start, and new processes served the cells after it"])
         for left in run.get("left_out") or []:
             rows.append([f"Left out: `{left['protocol']}`", f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
         steady = prof.get("steady") or {}

@@ -46,7 +46,7 @@ expand_cells() {
           elif ($e.thread_model[$role] // "") == "" then {error: "the manifest of \($i.language) gives no thread_model.\($role) for \($i.protocol)"}
           else {argv: $e[$role], library: ($e.library // ""), settings: ($e.settings // ""),
                 notes: ($e.notes // []), thread_model: $e.thread_model[$role], warmup_s: ($e.warmup_s // 0),
-                warmup_per_peer: ($e.warmup_per_peer // false)}
+                peer_warmup_s: ($e.peer_warmup_s // 0)}
           end;
       def takes_part($e; $role): $e.unsupported or $e["\($role)_unsupported"] or (($e[$role] | type) == "array");
       def members($p; $role):
@@ -64,7 +64,7 @@ expand_cells() {
        server_thread_model: $srv.thread_model, client_thread_model: $cli.thread_model,
        warmup_s: ([$srv.warmup_s // 0, $cli.warmup_s // 0] | max),
        server_warmup_s: ($srv.warmup_s // 0), client_warmup_s: ($cli.warmup_s // 0),
-       server_warmup_per_peer: ($srv.warmup_per_peer // false), client_warmup_per_peer: ($cli.warmup_per_peer // false),
+       server_peer_warmup_s: ($srv.peer_warmup_s // 0), client_peer_warmup_s: ($cli.peer_warmup_s // 0),
        server_notes: ($srv.notes // []), client_notes: ($cli.notes // []),
        error: ([unregistered($p), $srv.error, $cli.error] | map(select(. != null)) | unique
                | if length > 0 then join("; ") else null end),

@@ -4,8 +4,9 @@
 # turn, and one client process per client implementation serves every server of the protocol, connecting
 # to each in turn (`connect` with the server's host and port). Each process is warmed once: a cell waits
 # only for the least warm-up time (warmup_s) of the processes that are new to it, as a JIT runtime keeps
-# what it compiled (unless its manifest says warmup_per_peer). Idle clients wait in a cgroup of their own, so the CPU counters hold the active pair
-# only. With --fresh-processes every cell starts and stops its own pair, as before this was kept.
+# what it compiled; a kept process meeting a new peer owes only its peer_warmup_s. Idle clients wait in a
+# cgroup of their own, so the CPU counters hold the active pair only. With --fresh-processes every cell
+# starts and stops its own pair.
 
 KEEP_PROCESSES=1
 LIVE_PROTOCOL=""
@@ -146,15 +147,14 @@ retire_processes() {
 }
 
 # The least warm-up the cell still owes: the warmup_s of each of its processes that no earlier cell has
-# warmed. An implementation with warmup_per_peer (its JIT-compiled paths depend on what the other side
-# sends) owes it in every cell: each cell of a pass brings it a peer implementation it has not served.
+# warmed, and for a warmed one its peer_warmup_s: the re-warm an implementation needs when a new peer
+# implementation sends it what its JIT-compiled paths had not seen (none unless its manifest says so).
 owed_warmup_s() {
-  local cell="$1" server_s client_s server_per_peer client_per_peer
-  read -r server_s client_s server_per_peer client_per_peer < <(jq -r '[(.server_warmup_s // .warmup_s // 0 | ceil),
-    (.client_warmup_s // .warmup_s // 0 | ceil), (.server_warmup_per_peer // false), (.client_warmup_per_peer // false)]
+  local cell="$1" server_s client_s
+  read -r server_s client_s < <(jq -r --argjson sw "$SERVER_WARM" --argjson cw "${KEPT_WARM[$CLIENT_KEY]:-0}" '[
+    (if $sw == 1 then .server_peer_warmup_s // 0 else .server_warmup_s // .warmup_s // 0 end | ceil),
+    (if $cw == 1 then .client_peer_warmup_s // 0 else .client_warmup_s // .warmup_s // 0 end | ceil)]
     | map(tostring) | join(" ")' <<<"$cell")
-  if ((SERVER_WARM == 1)) && [[ "$server_per_peer" != true ]]; then server_s=0; fi
-  if ((${KEPT_WARM[$CLIENT_KEY]:-0} == 1)) && [[ "$client_per_peer" != true ]]; then client_s=0; fi
   printf '%s\n' $((server_s > client_s ? server_s : client_s))
 }
 
@@ -167,7 +167,7 @@ mark_warm() {
 # How servers and clients lived in this run, for env.json and the report.
 processes_note() {
   if ((KEEP_PROCESSES)); then
-    printf '%s' "kept across cells: in each pass one server process per protocol and server implementation serves its clients in turn, one client process per protocol and client implementation connects to each server in turn (cells grouped by protocol and server, in a random order within each); each process owes its least warm-up (warmup_s) once, or in every cell where its manifest says warmup_per_peer; an idle client waits in a cgroup of its own on the client's CPU"
+    printf '%s' "kept across cells: in each pass one server process per protocol and server implementation serves its clients in turn, one client process per protocol and client implementation connects to each server in turn (cells grouped by protocol and server, in a random order within each); each process owes its least warm-up (warmup_s) once, and in each later cell the re-warm its manifest gives for a new peer (peer_warmup_s, none by default); an idle client waits in a cgroup of its own on the client's CPU"
   else
     printf '%s' "a new server and client process for every cell (--fresh-processes)"
   fi

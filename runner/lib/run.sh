@@ -160,6 +160,7 @@ cleanup() {
   stop_all_groups
   netns_destroy
   cgroup_destroy
+  if [[ -n "${OUT:-}" ]]; then rm -f "$OUT/runner.pid"; fi
 }
 
 on_interrupt() {
@@ -272,21 +273,26 @@ shuffled_cells() {
 
 # Progress: the cell's outcome and the time left, estimated from the work the remaining cells have
 # (their planned repetitions and warm-up bounds), scaled by how long the work done so far really took.
+# Each finished step goes to the run's journal; a resumed run skips the steps it lists.
 run_matrix() {
   local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name planned=0 done_work=0 work left
   local -a fresh=()
   ((KEEP_PROCESSES)) || fresh=(--fresh-processes)
   planned=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
+  if [[ -n "$RESUME" ]]; then planned=$((planned - $("$PYTHON" -m analysis estimate --run "$OUT" --finished))); fi
   for ((PASS = 1; PASS <= PASSES; PASS++)); do
-    if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]]; then
+    if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]] && ! is_finished "$PASS" stage:floor; then
       info "pass $PASS of $PASSES: the machine's floor (C ping-pong)"
       measure_floor
+      journal "$PASS" stage:floor
     fi
     while IFS= read -r cell; do
       index=$((index + 1))
       name=$(jq -r .name <<<"$cell")
+      if is_finished "$PASS" "$name"; then continue; fi
       printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
       run_cell "$cell" </dev/null
+      journal "$PASS" "$name"
       work=$("$PYTHON" -m analysis estimate --run "$OUT" --pass "$PASS" <<<"$cell")
       done_work=$((done_work + work))
       left=0
@@ -298,10 +304,20 @@ run_matrix() {
   done
 }
 
+# The run's plan, environment and cell list (a resumed run keeps those it began with).
+prepare_run() {
+  "$PYTHON" -m analysis prepare --run "$OUT" --idl "$IDL_DIR" --profile "$PROFILE" --wire-note "$WIRE_NOTE" \
+    --cpu-note "$CPU_NOTE" --pin-note "$PIN_NOTE" --passes "$PASSES" --seed "$SEED" \
+    --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") --left-out "$LEFT_OUT_JSON" \
+    --processes-note "$(processes_note)" ||
+    die "could not prepare the run (see above)"
+}
+
 run_command() {
   local command="$1"
   shift
-  parse_options "$@"
+  if [[ "$command" == run ]]; then resume_arguments "$@"; else RESUME_ARGS=("$@"); fi
+  parse_options "${RESUME_ARGS[@]}"
   select_cells
   case "$command" in
     cells)
@@ -316,35 +332,42 @@ run_command() {
   esac
   check_profile
   [[ -x "$PYTHON" ]] || die "no $PYTHON: run runner/setup.sh first"
+  if [[ -n "$RESUME" ]]; then resume_check; fi
   local run_id
   run_id="$(date -u +%Y%m%dT%H%M%SZ)-$PROFILE"
   OUT="${OUT:-$ROOT/results/$run_id}"
+  if [[ -z "$RESUME" && -f "$OUT/env.json" ]]; then
+    die "$OUT holds a run already: resume it with --resume $OUT, or choose another --out"
+  fi
   mkdir -p "$OUT/cells" "$OUT/plan"
   OUT=$(cd "$OUT" && pwd)
   trap '' PIPE
   trap on_interrupt INT TERM
   trap cleanup EXIT
   info "run folder: $OUT"
+  printf '%s\n' "$$" >"$OUT/runner.pid"
   BASELINE=$(jq -r '.baseline // ""' "$IDL_DIR/workloads.json")
   PASSES="${PASSES:-$(jq -r --arg p "$PROFILE" '.profiles[$p].passes // 1' "$IDL_DIR/workloads.json")}"
   SEED="${SEED:-$(date -u +%s)}"
+  if [[ -z "$RESUME" ]]; then save_options "${RESUME_ARGS[@]}"; fi
   build_languages
   setup_network
   setup_cgroups
-  "$PYTHON" -m analysis prepare --run "$OUT" --idl "$IDL_DIR" --profile "$PROFILE" --wire-note "$WIRE_NOTE" \
-    --cpu-note "$CPU_NOTE" --pin-note "$PIN_NOTE" --passes "$PASSES" --seed "$SEED" \
-    --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") --left-out "$LEFT_OUT_JSON" \
-    --processes-note "$(processes_note)" ||
-    die "could not prepare the run (see above)"
+  if [[ -n "$RESUME" ]]; then
+    resume_run
+  else
+    prepare_run
+  fi
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
   STEADY=$(jq -c '.steady // {"tolerance": 0.1, "max_ms": 0}' "$OUT/plan/profile.json")
   COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")
   # A profile that only proves the paths (smoke) may skip the implementations' least warm-up times.
   HONOUR_WARMUP_S=$(jq -r 'if .implementation_warmup == false then 0 else 1 end' "$OUT/plan/profile.json")
   PASS=1
-  if [[ "$(jq -r '.handler // false' "$OUT/plan/profile.json")" == true ]]; then
+  if [[ "$(jq -r '.handler // false' "$OUT/plan/profile.json")" == true ]] && ! is_finished 1 stage:handlers; then
     info "the languages' handlers, in process"
     measure_handlers
+    journal 1 stage:handlers
   fi
   run_matrix
   cleanup

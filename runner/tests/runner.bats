@@ -210,9 +210,9 @@ await_file() {
   counts=$(for d in "$OUT"/cells/echo__alpha-fast-to-*/pass1; do wc -l <"$d/warmup.jsonl"; done | sort -n | paste -sd' ')
   [[ "$counts" =~ ^4\ ([0-9]+)$ ]]
   [ "${BASH_REMATCH[1]}" -gt 4 ]
-  # with warmup_per_peer the same client owes its warm-up in each of its cells
+  # with peer_warmup_s the same client re-warms in each of its later cells
   cp -r "$FIX" "$BATS_TEST_TMPDIR/per-peer"
-  jq '(.implementations[] | select(.name == "fast")) += {"warmup_per_peer": true}' "$FIX/alpha/manifest.json" \
+  jq '(.implementations[] | select(.name == "fast")) += {"peer_warmup_s": 2}' "$FIX/alpha/manifest.json" \
     >"$BATS_TEST_TMPDIR/per-peer/alpha/manifest.json"
   run "$RPCM" run "${FAST[@]}" --manifests "$BATS_TEST_TMPDIR/per-peer" --protocol echo --client alpha-fast --out "$OUT-per-peer"
   [ "$status" -eq 0 ]
@@ -408,6 +408,50 @@ await_file() {
   [ "$(jq -s '[.[] | select(.protocol == "echo")] | unique_by([.cell, .workload, .pass]) | length' "$OUT/results.jsonl")" -eq 6 ]
   [ "$(jq -s '[.[] | select(.protocol == "echo" and .workload == "vectors" and .status == "pass")] | unique_by(.cell) | length' "$OUT/results.jsonl")" -eq 6 ]
   grep -q 'testcase classname="echo/alpha→beta" name="vector int64_max"' "$OUT/junit.xml"
+}
+
+@test "a killed run resumes: its options, the first unfinished cell, what it left in the kernel removed" {
+  "$RPCM" run "${FAST[@]}" --protocol echo --passes 2 --seed 7 >"$BATS_TEST_TMPDIR/first.log" 2>&1 3>&- &
+  local pid=$! tries=0 tag left
+  # kill the runner as an ended session would (no clean-up) once it has finished two cells
+  until [ "$(cat "$OUT/progress.jsonl" 2>/dev/null | grep -c '"cell"')" -ge 2 ]; do
+    tries=$((tries + 1))
+    [ "$tries" -le 600 ] || { kill -KILL "$pid"; echo "no two finished cells in 60 s" >&2; return 1; }
+    sleep 0.1
+  done
+  kill -KILL "$pid"
+  wait "$pid" || true
+  tag=$(cat "$OUT/runner.tag")
+  # its servers and clients live on in its cgroups (where it could make them)
+  left=$(find /sys/fs/cgroup -maxdepth 4 -path "*/rpcmatrix-$tag/*" -name cgroup.procs -exec cat {} +)
+  [ -n "$left" ] || [ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag")" ]
+  # only --skip-build may be added to a resumed run's options
+  run "$RPCM" run --resume "$OUT" --passes 3
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"only --skip-build may be added"* ]]
+  local finished
+  finished=$(grep -c '"cell"' "$OUT/progress.jsonl")
+  run "$RPCM" run --resume "$OUT"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"$finished of 12 cells finished"* ]]
+  if [ -n "$left" ]; then [[ "$output" == *"processes the interrupted run left"* ]]; fi
+  # it goes on with the next cell of the same seeded order, and the order was the seed's
+  [ "$(grep -o '^\[[0-9]*/12\]' <<<"$output" | head -n 1)" = "[$((finished + 1))/12]" ]
+  run "$RPCM" run "${FAST[@]}" --protocol echo --passes 2 --seed 7 --out "$OUT-whole"
+  [ "$status" -eq 0 ]
+  diff <(jq -r '"\(.pass) \(.cell // .stage)"' "$OUT/progress.jsonl") <(jq -r '"\(.pass) \(.cell // .stage)"' "$OUT-whole/progress.jsonl")
+  # one record set per cell and pass, every one passing; the resumption is in env.json
+  [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell, .pass) | length' "$OUT/results.jsonl")" -eq 12 ]
+  [ "$(jq -sr '[.[] | select(.workload == "vectors") ] | group_by(.cell, .pass) | map(last.status) | unique | join(",")' "$OUT/results.jsonl")" = pass ]
+  jq -e --argjson n "$finished" '.run.resumed | length == 1 and .[0].cells_finished == $n and (.[0].boot_id | length > 0)' "$OUT/env.json" >/dev/null
+  grep -q "| Resumed (1) | at .* after $finished of 12 cells, on the same boot" "$OUT/REPORT.md"
+  # nothing of the killed runner is left in the kernel
+  [ -z "$(ip netns list 2>/dev/null | grep "^rpcmatrix-$tag\b")" ]
+  [ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag")" ]
+  # a finished run has nothing to resume
+  run "$RPCM" run --resume "$OUT"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"nothing to resume"* ]]
 }
 
 @test "Ctrl-C: processes, namespace and cgroups gone, records so far kept, report written" {

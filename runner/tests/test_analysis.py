@@ -65,9 +65,10 @@ def test_estimate_counts_the_implementations_least_warm_up(tmp_path):
     kept = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=True)
     fresh = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=False)
     assert kept == 2 * (jit + 2 * plain) and fresh == 2 * (3 * jit)
-    # an implementation that owes its warm-up with each new peer saves nothing by being kept
-    rewarm = [c | {"server_warmup_per_peer": True, "client_warmup_per_peer": True} for c in (pair, pair)]
-    assert plan.estimate_run(tmp_path, rewarm, 1, kept=True) == 2 * jit
+    # a kept process that re-warms with each new peer owes its peer_warmup_s in every later cell
+    rewarm = [c | {"server_peer_warmup_s": 20, "client_peer_warmup_s": 20} for c in (pair, pair)]
+    assert plan.estimate_run(tmp_path, rewarm, 1, kept=True) == jit + plan.estimate_seconds(tmp_path, pair, 20)
+    assert jit > plan.estimate_seconds(tmp_path, pair, 20) > plain
 
 
 def test_main_job_times_slow_calls_for_min_ms_not_for_a_call_count():
