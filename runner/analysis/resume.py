@@ -73,24 +73,34 @@ def _kept(rec: dict, done: set) -> bool:
     return (rec.get("pass", 1), rec["cell"]) in done
 
 
+def _rewrite(path: Path, keep) -> int:
+    """Rewrites a JSON Lines file with the lines keep() accepts, and none torn by the kill that interrupted
+    the run (they belong to the step it cut short); returns how many lines went."""
+    if not path.exists():
+        return 0
+    kept, dropped = [], 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            ok = keep(json.loads(line))
+        except ValueError:
+            ok = False
+        if ok:
+            kept.append(line + "\n")
+        elif line.strip():
+            dropped += 1
+    fresh = path.with_name(path.name + ".trimmed")
+    fresh.write_text("".join(kept), encoding="utf-8")
+    fresh.replace(path)
+    return dropped
+
+
 def trim(run: Path) -> int:
     """Drops the records and folders of every step the journal does not list as finished (a cell the
     interruption cut short starts again from nothing); returns how many records went."""
     done = finished(run)
-    results = run / "results.jsonl"
-    dropped = 0
-    if results.exists():
-        kept_lines = []
-        for line in results.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            if _kept(json.loads(line), done):
-                kept_lines.append(line + "\n")
-            else:
-                dropped += 1
-        partial = results.with_suffix(".jsonl.trimmed")
-        partial.write_text("".join(kept_lines), encoding="utf-8")
-        partial.replace(results)
+    dropped = _rewrite(run / "results.jsonl", lambda rec: _kept(rec, done))
+    # the journal too loses a line torn by the kill, so that the next lines start on a line of their own
+    _rewrite(run / JOURNAL, lambda step: True)
     for cell_json in (run / "cells").glob("*/cell.json"):
         name = json.loads(cell_json.read_text(encoding="utf-8"))["name"]
         for pass_dir in cell_json.parent.glob("pass*"):

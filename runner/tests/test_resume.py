@@ -29,7 +29,8 @@ def _interrupted_run(tmp_path: Path, root: Path) -> Path:
     (run / "progress.jsonl").write_text('{"pass": 1, "stage": "handlers"}\n{"pass": 1, "stage": "floor"}\n'
                                         '{"pass": 1, "cell": "a"}\n{"pass": 1, "ce')  # torn by the kill
     (run / "results.jsonl").write_text(_rec("handler/java", "ping", 1) + _rec("floor/c→c", "ping", 1)
-                                       + _rec("a", "vectors", 1) + _rec("a", "ping", 1) + _rec("b", "vectors", 1))
+                                       + _rec("a", "vectors", 1) + _rec("a", "ping", 1) + _rec("b", "vectors", 1)
+                                       + '{"cell": "b", "workload": "pi')  # torn by the kill
     return run
 
 
@@ -39,7 +40,7 @@ def test_resume_keeps_finished_steps_and_drops_the_cut_short_cell(tmp_path):
     assert resume.finished(run) == {(1, "stage:handlers"), (1, "stage:floor"), (1, "a")}
     assert resume.progress(run) == (1, 4)
     line = resume.resume(run, root)
-    assert "1 of 4 cells finished" in line and "1 records" in line
+    assert "1 of 4 cells finished" in line and "2 records" in line
     kept = [(r["cell"], r["workload"]) for r in map(json.loads, (run / "results.jsonl").read_text().splitlines())]
     assert kept == [("handler/java", "ping"), ("floor/c→c", "ping"), ("a", "vectors"), ("a", "ping")]
     assert (run / "cells" / "a" / "pass1").is_dir() and not (run / "cells" / "b" / "pass1").exists()
@@ -47,6 +48,8 @@ def test_resume_keeps_finished_steps_and_drops_the_cut_short_cell(tmp_path):
     resumed = json.loads((run / "env.json").read_text())["run"]["resumed"]
     assert len(resumed) == 1 and resumed[0]["cells_finished"] == 1 and resumed[0]["cells_total"] == 4
     assert resumed[0]["boot_id"] and resumed[0]["kernel"]
+    # the torn journal line is gone, so the next step's line starts on a line of its own
+    assert (run / "progress.jsonl").read_text().endswith('"cell": "a"}\n')
 
 
 def test_resume_starts_unfinished_stages_again(tmp_path):
