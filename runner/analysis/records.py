@@ -173,6 +173,9 @@ def workload_record(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     accepted = measured.get("accepted") or [None, None]
     if accepted[0] is not None and accepted[1] is not None:
         rec["wire_per_call"] = {"connections": (accepted[1] - accepted[0]) / total}
+    time_wait = measured.get("time_wait") or [None, None]
+    if None not in time_wait:
+        rec["time_wait"] = {"client": time_wait[0], "server": time_wait[1]}
     steady = _steady(cell_dir, name)
     if steady:
         rec["warmup_steady"] = steady

@@ -544,7 +544,13 @@ class Report:
 
     def connections_text(self, cell: str, w: str) -> str:
         conn = self.fig(cell, w, "wire_per_call.connections")
-        return self.fmt(conn, 3, 1000) if conn else "not measured"
+        if not conn:
+            return "not measured"
+        text = self.fmt(conn, 3, 1000)
+        tw_client, tw_server = (self.fig(cell, w, f"time_wait.{side}") for side in ("client", "server"))
+        if conn["median"] > 0 and tw_client and tw_server:
+            text += f" (TIME_WAIT {_num(tw_client['median'], 3)} / {_num(tw_server['median'], 3)})"
+        return text
 
     def protocol_section(self, protocol: str) -> list[str]:
         out = [f"## {protocol}", "", "### Interop: vectors per cell", ""] + self.interop_matrix(protocol)
@@ -569,7 +575,10 @@ class Report:
                                            "in a separate counting pass with offloads off (not during the timed "
                                            "repetitions)", self.wire_text)
         out += self.metric_table(protocol, "New TCP connections per 1,000 calls, accepted by the server during the timed "
-                                           "repetitions (0 = one persistent connection)", self.connections_text)
+                                           "repetitions (0 = one persistent connection); where there are any, the TCP "
+                                           "sockets in TIME_WAIT after them, client / server side: the side that "
+                                           "closes first keeps each for 60 s, and on the client's side they hold "
+                                           "ephemeral ports", self.connections_text)
         out += self.warmup_table(protocol) + self.memory_table(protocol)
         return out
 

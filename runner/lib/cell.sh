@@ -66,7 +66,7 @@ warm_cell() {
 # client_call's status of the first command that failed.
 time_workload() {
   local cell_dir="$1" name="$2" calls="$3" reps="$4" min_ms="$5" max_calls="$6" warmup="$7" facts_file="$8"
-  local rep cb sb ca sa wb wa accepted_before="null" accepted_after="null" answered rc=0
+  local rep cb sb ca sa wb wa accepted_before="null" accepted_after="null" time_wait="null null" answered rc=0
   local -a rows=()
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"prepare\", \"workload\": \"$name\"}" || return
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return
@@ -88,15 +88,19 @@ time_workload() {
     if [[ "$CLIENT_ANSWER" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then answered="${BASH_REMATCH[1]}"; fi
     rows+=("[$answered, $cb, $sb, $ca, $sa, [${wb// /,}], [${wa// /,}]]")
   done
-  if [[ -n "$NETNS_NAME" ]]; then accepted_after=$(netns_accepted); fi
+  if [[ -n "$NETNS_NAME" ]]; then
+    accepted_after=$(netns_accepted)
+    time_wait=$(netns_time_wait)
+  fi
   local client_mem server_mem
   client_mem=$(sample_group "$CLIENT_PID")
   server_mem=$(sample_group "$SERVER_PID")
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"samples\", \"workload\": \"$name\"}" || return
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/$name.samples.json"
   local IFS=,
-  printf '{"repetitions": [%s], "accepted": [%s, %s], "client_group": [%s], "server_group": [%s]}\n' \
-    "${rows[*]}" "${accepted_before:-null}" "${accepted_after:-null}" "${client_mem// /,}" "${server_mem// /,}" >"$facts_file"
+  printf '{"repetitions": [%s], "accepted": [%s, %s], "time_wait": [%s], "client_group": [%s], "server_group": [%s]}\n' \
+    "${rows[*]}" "${accepted_before:-null}" "${accepted_after:-null}" "${time_wait// /,}" "${client_mem// /,}" \
+    "${server_mem// /,}" >"$facts_file"
 }
 
 run_workloads() {

@@ -139,6 +139,14 @@ netns_accepted() {
   ip netns exec "$NETNS_NAME" awk '$1 == "Tcp:" { if (!n++) { for (i = 2; i <= NF; i++) if ($i == "PassiveOpens") c = i } else print $c }' /proc/net/snmp
 }
 
+# The TCP sockets in TIME_WAIT on the client's side and in the server's namespace ("client server", from
+# each one's /proc/net/sockstat): a stack that opens a connection per call leaves one per call for 60 s on
+# the side that closed first, whose ephemeral ports then run short.
+netns_time_wait() {
+  local awk_tw='$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "tw") print $(i + 1) }'
+  printf '%s %s\n' "$(awk "$awk_tw" /proc/net/sockstat)" "$(ip netns exec "$NETNS_NAME" awk "$awk_tw" /proc/net/sockstat)"
+}
+
 # Runs argv inside the server's namespace, or as it is when there is none.
 in_server_ns() {
   if [[ -n "$NETNS_NAME" ]]; then

@@ -263,6 +263,8 @@ await_file() {
   # the fake protocol sends the workload name and a newline each way: at least that many bytes per call
   record_holds 'echo/alpha→beta' ping '.wire_per_call.bytes_c2s >= 5 and .wire_per_call.packets_c2s >= 1
     and .wire_per_call.counted_calls == 3 and .wire_per_call.connections == 0'
+  # and the sockets in TIME_WAIT on each side after the timed calls
+  record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'
   [ -s "$OUT/cells/echo__alpha-to-beta/pass1/wire.jsonl" ]
   jq -e '.run.wire | startswith("server in network namespace")' "$OUT/env.json" >/dev/null
 }

@@ -172,6 +172,26 @@ def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
     assert "**Stability**: 1 of 2 timed workloads are marked ⚠" in text
 
 
+def test_report_time_wait_beside_new_connections_and_resumptions(tmp_path):
+    run = _run_dir(tmp_path)
+    env = json.loads((run / "env.json").read_text())
+    env["run"]["boot_id"] = "b1"
+    env["run"]["resumed"] = [{"time": "2026-01-01T01:00:00Z", "cells_finished": 3, "cells_total": 8,
+                              "boot_id": "b2", "cpu_model": "cpu", "kernel": "k"}]
+    (run / "env.json").write_text(json.dumps(env))
+    cells = [{"name": f"x/{c}→s", "protocol": "x", "client": c, "server": "s"} for c in ("a", "b")]
+    recs = [_rec(c["name"], "vectors", "pass", vectors=[{"id": "v", "status": "pass"}]) for c in cells]
+    for cell, conn in (("x/a→s", 1.0), ("x/b→s", 0.0)):
+        r = _rec(cell, "ping", "pass")
+        r.update(rtt_us={"p50": 100.0, "p99": 120.0, "trimmed_mean": 100.0, "cv": 0.1, "rep_cv": 0.01},
+                 wire_per_call={"connections": conn}, time_wait={"client": 28000, "server": 3})
+        recs.append(r)
+    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    assert "| a→s | 1,000 (TIME_WAIT 28,000 / 3) |" in text
+    assert "| b→s | 0 |" in text
+    assert "| Resumed (1) | at 2026-01-01T01:00:00Z after 3 of 8 cells, on another boot (cpu, kernel k)" in text
+
+
 def test_report_negative_tests_and_published_metadata(tmp_path):
     run = _run_dir(tmp_path)
     env = json.loads((run / "env.json").read_text())
