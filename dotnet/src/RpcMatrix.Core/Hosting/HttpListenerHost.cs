@@ -79,6 +79,10 @@ namespace RpcMatrix.Core.Hosting
             }
             response.StatusCode = status;
             response.ContentType = contentType;
+            // Mono's HttpListener turns SendChunked on when it reads a chunked request, and then ignores the
+            // length: the answer goes chunked, its last chunk in a segment of its own that Nagle holds until the
+            // client's delayed ACK (about 40 ms per call). The whole body is here, so it goes with its length.
+            response.SendChunked = false;
             response.ContentLength64 = body.Length;
             response.OutputStream.Write(body, 0, body.Length);
             response.OutputStream.Close();
