@@ -78,11 +78,11 @@ time_workload() {
     # The counters are read first and last, nothing else between them and the client's answer.
     cgroup_cpu_us client cb
     cgroup_cpu_us server sb
-    if [[ -n "$NETNS_NAME" ]]; then netns_wire wb; else wb=""; fi
+    if [[ -n "$NETNS_NAME" ]]; then netns_wire wb "$CLIENT_PID"; else wb=""; fi
     client_call "$COMMAND_TIMEOUT" "$measure" || rc=$?
     cgroup_cpu_us client ca
     cgroup_cpu_us server sa
-    if [[ -n "$NETNS_NAME" ]]; then netns_wire wa; else wa=""; fi
+    if [[ -n "$NETNS_NAME" ]]; then netns_wire wa "$CLIENT_PID"; else wa=""; fi
     ((rc == 0)) || return "$rc"
     answered=0
     if [[ "$CLIENT_ANSWER" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then answered="${BASH_REMATCH[1]}"; fi
@@ -90,7 +90,7 @@ time_workload() {
   done
   if [[ -n "$NETNS_NAME" ]]; then
     accepted_after=$(netns_accepted)
-    time_wait=$(netns_time_wait)
+    time_wait=$(netns_time_wait "$CLIENT_PID" "$SERVER_PID")
   fi
   local client_mem server_mem
   client_mem=$(sample_group "$CLIENT_PID")
@@ -143,9 +143,9 @@ count_wire() {
     count=$((warmup > calls ? warmup : calls))
     count=$((count < COUNT_CALLS ? count : COUNT_CALLS))
     ((count > 0)) || count=1
-    netns_wire before
+    netns_wire before "$CLIENT_PID"
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $count}" || continue
-    netns_wire after
+    netns_wire after "$CLIENT_PID"
     printf '{"workload": "%s", "calls": %s, "before": [%s], "after": [%s]}\n' "$name" "$count" \
       "${before// /,}" "${after// /,}" >>"$cell_dir/wire.jsonl"
   done < <(plan_rows "$protocol")

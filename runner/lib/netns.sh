@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Puts servers behind a veth pair in a network namespace of their own, so every byte and packet between
+# Puts servers and clients in two network namespaces joined by a veth pair, so every byte and packet between
 # client and server crosses one interface whose counters the runner reads: Ethernet frames as the kernel
-# counts them (14-byte Ethernet header + IP + TCP + payload). Timed calls run with the segmentation
+# counts them (14-byte Ethernet header + IP + TCP + payload). The clients' namespace reuses ports in
+# TIME_WAIT for new connections (tcp_tw_reuse=1): a stack that opens a connection per call would otherwise
+# leave tens of thousands of them, after which each connect() spends about a millisecond of CPU searching
+# the ephemeral ports (and fails once all are held), so its figures would depend on the calls made before. Timed calls run with the segmentation
 # offloads at their defaults, as on a production host; bytes and packets are counted in a separate short
 # pass with the offloads off, so that a packet is a real MTU-sized packet. Addresses come from
 # 198.18.0.0/15, the range reserved for benchmarking.
 
 NETNS_NAME=""
+NETNS_CLIENT_NAME=""
 NETNS_HOST_IF=""
 NETNS_SERVER_IP=""
 NETNS_CLIENT_IP=""
@@ -41,45 +45,48 @@ pick_subnet() {
   return 1
 }
 
-# Creates the namespace and the veth pair. On failure leaves nothing behind and sets NETNS_NOTE.
+# Creates the two namespaces and the veth pair. On failure leaves nothing behind and sets NETNS_NOTE.
 netns_create() {
   local tag="$1"
   local peer="rpcm${tag}s"
   NETNS_NAME="rpcmatrix-$tag"
+  NETNS_CLIENT_NAME="rpcmatrix-$tag-client"
   NETNS_HOST_IF="rpcm${tag}c"
   if ! pick_subnet; then
     NETNS_NOTE="no free /30 in 198.18.0.0/15"
-    NETNS_NAME=""
+    NETNS_NAME="" NETNS_CLIENT_NAME=""
     return 1
   fi
   if ! {
     ip netns add "$NETNS_NAME" &&
-      ip link add "$NETNS_HOST_IF" type veth peer name "$peer" &&
-      ip link set "$peer" netns "$NETNS_NAME" &&
-      ip addr add "$NETNS_CLIENT_IP/30" dev "$NETNS_HOST_IF" &&
-      ip link set "$NETNS_HOST_IF" up &&
+      ip netns add "$NETNS_CLIENT_NAME" &&
+      ip link add "$NETNS_HOST_IF" netns "$NETNS_CLIENT_NAME" type veth peer name "$peer" netns "$NETNS_NAME" &&
+      ip -n "$NETNS_CLIENT_NAME" addr add "$NETNS_CLIENT_IP/30" dev "$NETNS_HOST_IF" &&
+      ip -n "$NETNS_CLIENT_NAME" link set "$NETNS_HOST_IF" up &&
+      ip -n "$NETNS_CLIENT_NAME" link set lo up &&
       ip -n "$NETNS_NAME" addr add "$NETNS_SERVER_IP/30" dev "$peer" &&
       ip -n "$NETNS_NAME" link set "$peer" up &&
-      ip -n "$NETNS_NAME" link set lo up
+      ip -n "$NETNS_NAME" link set lo up &&
+      ip netns exec "$NETNS_CLIENT_NAME" sysctl -qw net.ipv4.tcp_tw_reuse=1
   } 2>"${NETNS_LOG:-/dev/null}"; then
-    NETNS_NOTE="could not create a network namespace: $(tail -n 1 "${NETNS_LOG:-/dev/null}" 2>/dev/null)"
+    NETNS_NOTE="could not create the network namespaces: $(tail -n 1 "${NETNS_LOG:-/dev/null}" 2>/dev/null)"
     netns_destroy
     return 1
   fi
   NETNS_PEER_IF="$peer"
   netns_quiet_links "$peer"
-  NETNS_NOTE="server in network namespace $NETNS_NAME at $NETNS_SERVER_IP, client at $NETNS_CLIENT_IP over a veth pair"
+  NETNS_NOTE="server in network namespace $NETNS_NAME at $NETNS_SERVER_IP, client in $NETNS_CLIENT_NAME at $NETNS_CLIENT_IP (tcp_tw_reuse=1) over a veth pair"
 }
 
 # Nothing but the benchmark's own traffic on the pair: no IPv6 autoconfiguration chatter, no ARP
 # (static neighbours), and no segmentation offloads so packet counters count wire-sized packets.
 netns_quiet_links() {
   local peer="$1" host_mac peer_mac
-  sysctl -qw "net.ipv6.conf.$NETNS_HOST_IF.disable_ipv6=1" 2>/dev/null || true
+  ip netns exec "$NETNS_CLIENT_NAME" sysctl -qw "net.ipv6.conf.$NETNS_HOST_IF.disable_ipv6=1" 2>/dev/null || true
   ip netns exec "$NETNS_NAME" sysctl -qw "net.ipv6.conf.$peer.disable_ipv6=1" 2>/dev/null || true
-  host_mac=$(<"/sys/class/net/$NETNS_HOST_IF/address")
+  host_mac=$(ip netns exec "$NETNS_CLIENT_NAME" cat "/sys/class/net/$NETNS_HOST_IF/address")
   peer_mac=$(ip netns exec "$NETNS_NAME" cat "/sys/class/net/$peer/address")
-  ip neigh replace "$NETNS_SERVER_IP" lladdr "$peer_mac" dev "$NETNS_HOST_IF" nud permanent 2>/dev/null || true
+  ip -n "$NETNS_CLIENT_NAME" neigh replace "$NETNS_SERVER_IP" lladdr "$peer_mac" dev "$NETNS_HOST_IF" nud permanent 2>/dev/null || true
   ip -n "$NETNS_NAME" neigh replace "$NETNS_CLIENT_IP" lladdr "$host_mac" dev "$peer" nud permanent 2>/dev/null || true
   if command -v ethtool >/dev/null; then
     NETNS_OFFLOAD_DEFAULTS=$(netns_offload_state)
@@ -91,7 +98,7 @@ netns_quiet_links() {
 
 # tso, gso and gro of the client's end as ethtool -K arguments ("tso on gso on gro off").
 netns_offload_state() {
-  ethtool -k "$NETNS_HOST_IF" 2>/dev/null | awk '
+  ip netns exec "$NETNS_CLIENT_NAME" ethtool -k "$NETNS_HOST_IF" 2>/dev/null | awk '
     $1 == "tcp-segmentation-offload:" { t = $2 } $1 == "generic-segmentation-offload:" { g = $2 }
     $1 == "generic-receive-offload:" { r = $2 } END { printf "tso %s gso %s gro %s", t, g, r }'
 }
@@ -106,31 +113,34 @@ netns_offloads() {
   else
     read -r -a settings <<<"$NETNS_OFFLOAD_DEFAULTS"
   fi
-  ethtool -K "$NETNS_HOST_IF" "${settings[@]}" >/dev/null 2>&1 &&
+  ip netns exec "$NETNS_CLIENT_NAME" ethtool -K "$NETNS_HOST_IF" "${settings[@]}" >/dev/null 2>&1 &&
     ip netns exec "$NETNS_NAME" ethtool -K "$NETNS_PEER_IF" "${settings[@]}" >/dev/null 2>&1
 }
 
-# Removes the namespace and the pair, and forgets their names and addresses, so that cells fall back to
-# 127.0.0.1 when the namespace could not be made.
+# Removes the namespaces (and with them the pair), and forgets their names and addresses, so that cells
+# fall back to 127.0.0.1 when the namespaces could not be made.
 netns_destroy() {
-  if [[ -n "$NETNS_NAME" ]]; then
-    ip netns del "$NETNS_NAME" 2>/dev/null || true
-  fi
-  if [[ -n "$NETNS_HOST_IF" ]]; then
-    ip link del "$NETNS_HOST_IF" 2>/dev/null || true
-  fi
-  NETNS_NAME="" NETNS_HOST_IF="" NETNS_PEER_IF="" NETNS_SERVER_IP="" NETNS_CLIENT_IP=""
+  local ns
+  for ns in "$NETNS_NAME" "$NETNS_CLIENT_NAME"; do
+    if [[ -n "$ns" ]]; then ip netns del "$ns" 2>/dev/null || true; fi
+  done
+  NETNS_NAME="" NETNS_CLIENT_NAME="" NETNS_HOST_IF="" NETNS_PEER_IF="" NETNS_SERVER_IP="" NETNS_CLIENT_IP=""
 }
 
-# netns_wire VAR: VAR = "bytes_c2s bytes_s2c packets_c2s packets_s2c" as seen from the client's end;
-# builtins only, so it can run between repetitions.
+# netns_wire VAR PID: VAR = "bytes_c2s bytes_s2c packets_c2s packets_s2c" as seen from the client's end,
+# read from /proc/PID/net/dev of a process in the clients' namespace (empty when PID is gone); builtins
+# only, so it can run between repetitions.
 netns_wire() {
-  local s="/sys/class/net/$NETNS_HOST_IF/statistics" tb rb tp rp
-  read -r tb <"$s/tx_bytes"
-  read -r rb <"$s/rx_bytes"
-  read -r tp <"$s/tx_packets"
-  read -r rp <"$s/rx_packets"
-  printf -v "$1" '%s %s %s %s' "$tb" "$rb" "$tp" "$rp"
+  local line
+  local -a f
+  printf -v "$1" '%s' ""
+  while IFS= read -r line; do
+    [[ "$line" =~ ^[[:space:]]*"$NETNS_HOST_IF": ]] || continue
+    read -r -a f <<<"${line#*:}"
+    # receive: bytes packets errs drop fifo frame compressed multicast; then transmit: bytes packets ...
+    printf -v "$1" '%s %s %s %s' "${f[8]}" "${f[0]}" "${f[9]}" "${f[1]}"
+    break
+  done 2>/dev/null <"/proc/$2/net/dev" || true
 }
 
 # The TCP connections the server's namespace has accepted so far (its only listener is the server under
@@ -139,19 +149,21 @@ netns_accepted() {
   ip netns exec "$NETNS_NAME" awk '$1 == "Tcp:" { if (!n++) { for (i = 2; i <= NF; i++) if ($i == "PassiveOpens") c = i } else print $c }' /proc/net/snmp
 }
 
-# The TCP sockets in TIME_WAIT on the client's side and in the server's namespace ("client server", from
-# each one's /proc/net/sockstat): a stack that opens a connection per call leaves one per call for 60 s on
-# the side that closed first, whose ephemeral ports then run short.
+# The TCP sockets in TIME_WAIT in the clients' and in the server's namespace ("client server", from the
+# /proc/PID/net/sockstat of the client and the server; null for a process that is gone): a stack that opens
+# a connection per call leaves one per call for 60 s on the side that closed first.
 netns_time_wait() {
+  local client_pid="$1" server_pid="$2" client server
   local awk_tw='$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "tw") print $(i + 1) }'
-  printf '%s %s\n' "$(awk "$awk_tw" /proc/net/sockstat)" "$(ip netns exec "$NETNS_NAME" awk "$awk_tw" /proc/net/sockstat)"
+  client=$(awk "$awk_tw" "/proc/$client_pid/net/sockstat" 2>/dev/null) || client=""
+  server=$(awk "$awk_tw" "/proc/$server_pid/net/sockstat" 2>/dev/null) || server=""
+  printf '%s %s\n' "${client:-null}" "${server:-null}"
 }
 
-# Runs argv inside the server's namespace, or as it is when there is none.
-in_server_ns() {
-  if [[ -n "$NETNS_NAME" ]]; then
-    ip netns exec "$NETNS_NAME" "$@"
-  else
-    "$@"
-  fi
+# netns_prefix server|client: the argv prefix (one word per line) that runs a command in that side's
+# namespace; nothing when there are none.
+netns_prefix() {
+  local ns="$NETNS_NAME"
+  if [[ "$1" == client ]]; then ns="$NETNS_CLIENT_NAME"; fi
+  if [[ -n "$ns" ]]; then printf '%s\n' ip netns exec "$ns"; fi
 }

@@ -60,7 +60,7 @@ serve_cell() {
   rm -rf "$scratch" && mkdir -p "$scratch"
   mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT" "$scratch")
   mapfile -t pin < <(pin_prefix server)
-  if [[ -n "$NETNS_NAME" ]]; then launch=(ip netns exec "$NETNS_NAME"); fi
+  mapfile -t launch < <(netns_prefix server)
   start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${pin[@]}" "${argv[@]}"
   SERVER_PID="$STARTED_PID"
   cgroup_join server "$SERVER_PID"
@@ -84,7 +84,7 @@ retire_server() {
 # the client cgroup): the kept process of this client implementation, or a new one. Sets CLIENT_NEW.
 client_for_cell() {
   local cell="$1" cell_dir="$2" host="$3" port="$4" dir scratch
-  local -a argv pin=()
+  local -a argv launch=() pin=()
   CLIENT_KEY="$(jq -r '"\(.protocol)|\(.client)"' <<<"$cell")"
   CLIENT_NEW=0
   if [[ -n "${KEPT_PIDS[$CLIENT_KEY]:-}" ]]; then
@@ -103,8 +103,9 @@ client_for_cell() {
   scratch=$(scratch_dir "$(jq -r .protocol <<<"$cell")")
   mkdir -p "$scratch"
   mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$scratch")
+  mapfile -t launch < <(netns_prefix client)
   mapfile -t pin < <(pin_prefix client)
-  client_start "$dir" "${pin[@]}" "${argv[@]}"
+  client_start "$dir" "${launch[@]}" "${pin[@]}" "${argv[@]}"
   cgroup_join client "$CLIENT_PID"
   link_logs "$cell_dir" "$dir" client.log
   KEPT_PIDS[$CLIENT_KEY]="$CLIENT_PID" KEPT_INS[$CLIENT_KEY]="$CLIENT_IN" KEPT_OUTS[$CLIENT_KEY]="$CLIENT_OUT"

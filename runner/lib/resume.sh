@@ -85,11 +85,13 @@ remove_leftovers() {
     done
     rmdir "$dir/server" "$dir/client" "$dir/parked" "$dir" 2>/dev/null || warn "could not remove $dir"
   done
-  if ip netns list 2>/dev/null | grep -qw "rpcmatrix-$tag"; then
-    ip netns del "rpcmatrix-$tag" 2>/dev/null || true
-    ip link del "rpcm${tag}c" 2>/dev/null || true
-    info "removed the namespace rpcmatrix-$tag the interrupted run left"
-  fi
+  local ns
+  for ns in "rpcmatrix-$tag" "rpcmatrix-$tag-client"; do
+    if ip netns list 2>/dev/null | grep -q "^$ns\b\( \|$\)"; then
+      ip netns del "$ns" 2>/dev/null || true
+      info "removed the namespace $ns the interrupted run left"
+    fi
+  done
 }
 
 # After the new runner has set up its own namespace and cgroups: trims the run and notes the resumption.

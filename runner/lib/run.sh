@@ -210,13 +210,14 @@ setup_cgroups() {
 # the small workloads' counts. Its answer becomes the records of the pseudo-cell floor/c→c.
 measure_floor() {
   local dir="$OUT/floor/pass$PASS" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0
-  local -a launch=() pin=() counts
+  local -a launch=() client_launch=() pin=() counts
   mkdir -p "$dir"
   if [[ ! -x "$FLOOR_BIN" ]]; then
     record "$(jq -nc --arg d "$dir" --argjson p "$PASS" '{kind: "floor", dir: $d, pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
     return
   fi
-  if [[ -n "$NETNS_NAME" ]]; then launch=(ip netns exec "$NETNS_NAME"); fi
+  mapfile -t launch < <(netns_prefix server)
+  mapfile -t client_launch < <(netns_prefix client)
   mapfile -t pin < <(pin_prefix server)
   start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${pin[@]}" "$FLOOR_BIN" server --host "$host" --port 0
   SERVER_PID="$STARTED_PID"
@@ -224,7 +225,7 @@ measure_floor() {
   if wait_ready "$dir/server.out" "$SERVER_PID" 10; then
     read -r -a counts < <(jq -r '.small | "\(.warmup * 10) \(.calls) \(.min_ms) \(.max_calls // .calls) \(.repetitions)"' "$OUT/plan/profile.json")
     mapfile -t pin < <(pin_prefix client)
-    timeout "$COMMAND_TIMEOUT" "${pin[@]}" "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${counts[0]}" \
+    timeout "$COMMAND_TIMEOUT" "${client_launch[@]}" "${pin[@]}" "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${counts[0]}" \
       --calls "${counts[1]}" --min-ms "${counts[2]}" --max-calls "${counts[3]}" --repetitions "${counts[4]}" \
       >"$dir/ping.samples.json" 2>"$dir/client.log" || rc=$?
   else

@@ -266,7 +266,7 @@ await_file() {
   # and the sockets in TIME_WAIT on each side after the timed calls
   record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'
   [ -s "$OUT/cells/echo__alpha-to-beta/pass1/wire.jsonl" ]
-  jq -e '.run.wire | startswith("server in network namespace")' "$OUT/env.json" >/dev/null
+  jq -e '.run.wire | startswith("server in network namespace") and contains("(tcp_tw_reuse=1)")' "$OUT/env.json" >/dev/null
 }
 
 @test "without namespaces the run works and says bytes were not measured" {
