@@ -19,6 +19,12 @@ UNSTABLE_CPU_REP_CV = 0.2
 # Client + server CPU per call above this multiple of the mean round trip: impossible for a strict
 # ping-pong unless threads run concurrently (⚠>rtt).
 CPU_BOUND = 1.2
+# A typical call (the p50) that spends more than this share of its round trip, and more than WAIT_MIN_US, on
+# neither side's CPU waits for something (a delayed ACK that Nagle's algorithm holds the last segment for, a
+# timer, a lock): ⏸wait. The p50, not the mean, so that the host's steal time, which hits some calls, does
+# not count as waiting.
+WAIT_SHARE = 0.5
+WAIT_MIN_US = 1000.0
 # Passes disagree when the CI's half-width is over 5% of the median or the largest value is over 1.1x the
 # smallest.
 PASS_HALF_WIDTH = 0.05
@@ -215,8 +221,9 @@ class Report:
             marks += " ⌛"
         return marks
 
-    def cpu_flags(self, cell: str, workload: str) -> tuple[bool, bool]:
-        """(per-repetition CPU disagrees, client + server CPU over 1.2x the mean RTT)."""
+    def cpu_flags(self, cell: str, workload: str) -> tuple[bool, bool, bool]:
+        """(per-repetition CPU disagrees, client + server CPU over 1.2x the mean RTT, the call waits: over half
+        of the p50 RTT and over 1 ms on neither side's CPU)."""
         recs = self.passing(cell, workload)
         shaky = any(((r.get("cpu_us_per_call") or {}).get(k) or 0) > UNSTABLE_CPU_REP_CV
                     for r in recs for k in ("client_rep_cv", "server_rep_cv"))
@@ -224,11 +231,16 @@ class Report:
                          if r.get("cpu_us_per_call") else None)
         mean = self.fig(cell, workload, "rtt_us.mean")
         over = bool(total and mean and mean["median"] and total["median"] > CPU_BOUND * mean["median"])
-        return shaky, over
+        p50 = self.fig(cell, workload, "rtt_us.p50")
+        idle = p50["median"] - total["median"] if total and p50 and p50["median"] else 0.0
+        waits = idle > WAIT_MIN_US and idle > WAIT_SHARE * p50["median"]
+        return shaky, over, waits
 
-    def cpu_over_count(self) -> tuple[int, int]:
+    def cpu_flag_counts(self) -> tuple[int, int, int]:
+        """(workloads over the CPU bound, workloads that wait, timed workloads with CPU figures)."""
         keys = [k for k in self.timed_keys() if any(r.get("cpu_us_per_call") for r in self.passing(*k))]
-        return sum(1 for k in keys if self.cpu_flags(*k)[1]), len(keys)
+        flags = [self.cpu_flags(*k) for k in keys]
+        return sum(1 for f in flags if f[1]), sum(1 for f in flags if f[2]), len(keys)
 
     # -- the document -----------------------------------------------------------------------------------
     def render(self) -> str:
@@ -313,7 +325,7 @@ class Report:
         out = ["## Environment and method", ""] + _table(["", ""], rows)
         timed = [k for k in self.timed_keys()]
         shaky = sum(1 for k in timed if any(unstable(r) for r in self.passing(*k)))
-        over, with_cpu = self.cpu_over_count()
+        over, waiting, with_cpu = self.cpu_flag_counts()
         out += ["Every process's argv (JVM and runtime flags included), library and settings are in each record's "
                 "`env` in `results.jsonl`. RTT statistics: p50/p90/p99 from HdrHistogram; `cv` is the coefficient "
                 "of variation of all calls; the trimmed mean (Juric et al.) drops the fastest and slowest "
@@ -327,7 +339,11 @@ class Report:
                 f"**CPU bound**: {over} of {with_cpu} timed workloads with CPU figures break the bound of a strict "
                 f"ping-pong: their client + server CPU time per call exceeds {CPU_BOUND}× the mean round trip, "
                 "which is impossible unless threads of the stacks run concurrently (I/O threads, garbage "
-                "collectors, JIT compilers); they are marked ⚠>rtt.", ""]
+                "collectors, JIT compilers); they are marked ⚠>rtt.", "",
+                f"**Waits**: {waiting} of {with_cpu} timed workloads spend more than {WAIT_SHARE:.0%} of their p50 "
+                f"round trip, and more than {WAIT_MIN_US:g} µs per call, on neither side's CPU: their calls wait "
+                "for something other than work (a delayed ACK for which Nagle's algorithm holds a last small "
+                "segment, a timer, a lock); they are marked ⏸wait.", ""]
         if self.multi:
             diff = sum(1 for k in timed if disagree(self.fig(*k, "rtt_us.p50")))
             out += [f"**Passes**: the p50 of {diff} of {len(timed)} timed workloads disagrees across passes (≠).", ""]
@@ -532,8 +548,9 @@ class Report:
         server = self.fig(cell, w, "cpu_us_per_call.server")
         if client is None and server is None:
             return "not measured"
-        shaky, over = self.cpu_flags(cell, w)
-        return f"{self.fmt(client)} / {self.fmt(server)}" + (" ⚠cpu" if shaky else "") + (" ⚠>rtt" if over else "")
+        shaky, over, waits = self.cpu_flags(cell, w)
+        return (f"{self.fmt(client)} / {self.fmt(server)}" + (" ⚠cpu" if shaky else "") + (" ⚠>rtt" if over else "")
+                + (" ⏸wait" if waits else ""))
 
     def wire_text(self, cell: str, w: str) -> str:
         if self.fig(cell, w, "wire_per_call.bytes_c2s") is None:
@@ -570,7 +587,8 @@ class Report:
                                            "each repetition. ⚠cpu = the repetitions' CPU per call spreads by more than "
                                            f"{UNSTABLE_CPU_REP_CV:.0%} (CV); ⚠>rtt = client + server exceeds {CPU_BOUND}× "
                                            "the mean round trip, impossible for a strict ping-pong unless threads run "
-                                           "concurrently", self.cpu_text)
+                                           f"concurrently; ⏸wait = over {WAIT_SHARE:.0%} of the p50 round trip, and "
+                                           f"over {WAIT_MIN_US:g} µs, on neither side's CPU", self.cpu_text)
         out += self.metric_table(protocol, "Bytes per call on the wire: client→server / server→client (packets), counted "
                                            "in a separate counting pass with offloads off (not during the timed "
                                            "repetitions)", self.wire_text)

@@ -192,6 +192,22 @@ def test_report_time_wait_beside_new_connections_and_resumptions(tmp_path):
     assert "| Resumed (1) | at 2026-01-01T01:00:00Z after 3 of 8 cells, on another boot (cpu, kernel k)" in text
 
 
+def test_report_marks_calls_that_wait_on_neither_side(tmp_path):
+    run = _run_dir(tmp_path)
+    cells = [{"name": f"x/{c}→s", "protocol": "x", "client": c, "server": "s"} for c in ("a", "b", "c")]
+    recs = [_rec(c["name"], "vectors", "pass", vectors=[{"id": "v", "status": "pass"}]) for c in cells]
+    # a: a delayed ACK per call (44 ms, 1.6 ms of CPU); b: busy; c: idle 60% but under 1 ms
+    for cell, mean, cpu in (("x/a→s", 44000.0, 800.0), ("x/b→s", 100.0, 45.0), ("x/c→s", 500.0, 100.0)):
+        r = _rec(cell, "ping", "pass")
+        r.update(rtt_us={"p50": mean, "p99": mean, "mean": mean, "trimmed_mean": mean, "cv": 0.1, "rep_cv": 0.01},
+                 cpu_us_per_call={"client": cpu, "server": cpu, "client_rep_cv": 0.01, "server_rep_cv": 0.01})
+        recs.append(r)
+    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    assert "| a→s | 800 / 800 ⏸wait |" in text
+    assert "| b→s | 45 / 45 |" in text and "| c→s | 100 / 100 |" in text
+    assert "**Waits**: 1 of 3 timed workloads spend more than 50% of their p50 round trip" in text
+
+
 def test_report_negative_tests_and_published_metadata(tmp_path):
     run = _run_dir(tmp_path)
     env = json.loads((run / "env.json").read_text())
