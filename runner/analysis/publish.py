@@ -5,6 +5,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from . import records
+
 FILES = ("REPORT.md", "env.json", "verdict.json", "junit.xml", "results.csv", "cells.jsonl")
 OPTIONAL = ("AGREEMENT.md",)
 SAMPLES_LIMIT = 2 * 1024 * 1024
@@ -50,7 +52,8 @@ def check(run: Path, root: Path) -> dict:
 
 def publish(run: Path, root: Path, into: Path) -> Path:
     """Copies the run's report, environment, verdict, exports, cells, plan (and AGREEMENT.md) into
-    into/<run folder name>/, results.jsonl gzipped, samples.jsonl.gz only if under 2 MiB. Returns the folder."""
+    into/<run folder name>/, results.jsonl gzipped with only the last record of each (cell, workload, pass),
+    samples.jsonl.gz only if under 2 MiB. Returns the folder."""
     run = run.resolve()
     env = check(run, root)
     missing = [name for name in (*FILES, "results.jsonl") if not (run / name).exists()]
@@ -66,8 +69,11 @@ def publish(run: Path, root: Path, into: Path) -> Path:
         if (run / name).exists():
             shutil.copy2(run / name, target / name)
     shutil.copytree(run / "plan", target / "plan")
-    with open(run / "results.jsonl", "rb") as src, gzip.open(target / "results.jsonl.gz", "wb") as dst:
-        shutil.copyfileobj(src, dst)
+    # A cell's record is appended again as its later facts arrive (wire counts, the server's exit): the
+    # last one holds them all, and the analysis reads no other.
+    with gzip.open(target / "results.jsonl.gz", "wt", encoding="utf-8") as dst:
+        for rec in records.load(run):
+            dst.write(json.dumps(rec, ensure_ascii=False) + "\n")
     samples = run / "samples.jsonl.gz"
     lines = [f"# Published run {run.name}", "",
              f"Commit `{env['run'].get('git_commit')}`, profile `{(env['run'].get('profile') or {}).get('name')}`. "
