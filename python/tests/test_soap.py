@@ -133,3 +133,27 @@ def test_check_wsdl_says_why_it_cannot(idl, tmp_path):
 
 def test_xsd_floats_use_the_schema_spelling():
     assert [xsd_float(v) for v in (math.nan, math.inf, -math.inf, -0.0, 0.1)] == ["NaN", "INF", "-INF", "-0.0", "0.1"]
+
+
+def test_replay_cache_refuses_within_its_time_and_forgets_after():
+    from rpcmatrix.soap.wsse_common import SecurityRefused
+    from rpcmatrix.soap.wsse_server import ReplayCache
+
+    moment = [0.0]
+    cache = ReplayCache(10.0, clock=lambda: moment[0])
+    cache.remember("a")
+    moment[0] = 5.0
+    with pytest.raises(SecurityRefused, match="replays"):
+        cache.remember("a")
+    for i in range(20_000):
+        cache.remember(f"n{i}")
+    assert len(cache) == 20_001
+    # at 10 s "a" has expired, the others (seen at 5 s) have not; at 15 s only what came at 10 s and after is left
+    moment[0] = 10.0
+    cache.remember("a")
+    assert len(cache) == 20_001
+    moment[0] = 15.0
+    cache.remember("b")
+    assert len(cache) == 2
+    with pytest.raises(SecurityRefused):
+        cache.remember("a")

@@ -5,6 +5,7 @@ variant. Verification is xmlsec's (through zeep.wsse); the middleware only decid
 from __future__ import annotations
 
 import base64
+import collections
 import hashlib
 import hmac
 import io
@@ -27,23 +28,31 @@ _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=Tru
 
 
 class ReplayCache:
-    """What was seen (a nonce, a signature value) until it could no longer pass the freshness check."""
+    """What was seen (a nonce, a signature value) until it could no longer pass the freshness check. Every
+    entry is kept for the same time, so entries expire in the order they came: each call drops the expired
+    ones from the front, at a constant cost per entry whatever the cache holds (rebuilding it whole on each
+    call once it is large made every call slower as the calls added up)."""
 
-    def __init__(self, keep_s: float):
+    def __init__(self, keep_s: float, clock=time.monotonic):
         self.keep_s = keep_s
+        self.clock = clock
         self.seen: dict[str, float] = {}
+        self.order: collections.deque[tuple[float, str]] = collections.deque()
         self.lock = threading.Lock()
 
+    def __len__(self) -> int:
+        return len(self.seen)
+
     def remember(self, key: str) -> None:
-        """Raises SecurityRefused when `key` was seen already."""
-        moment = time.monotonic()
+        """Raises SecurityRefused when `key` was seen less than keep_s ago."""
+        moment = self.clock()
         with self.lock:
-            if len(self.seen) > 10_000:
-                self.seen = {k: t for k, t in self.seen.items() if t > moment}
-            expires = self.seen.get(key)
-            if expires is not None and expires > moment:
+            while self.order and self.order[0][0] <= moment:
+                del self.seen[self.order.popleft()[1]]
+            if key in self.seen:
                 raise SecurityRefused("the message replays one already received")
             self.seen[key] = moment + self.keep_s
+            self.order.append((moment + self.keep_s, key))
 
 
 def fault_envelope(code: str, reason: str) -> bytes:
