@@ -47,7 +47,7 @@ def record(args) -> int:
 
 def cell_summary(args) -> int:
     """One short line for the progress display: the cell's vectors and how many workloads were timed."""
-    recs = [r for r in records.load(Path(args.run)) if r["cell"] == args.cell and r.get("pass", 1) == args.pass_no]
+    recs = [r for r in records.load(Path(args.run), {args.cell}) if r.get("pass", 1) == args.pass_no]
     vec = next((r for r in recs if r["workload"] == "vectors"), None)
     if vec is None:
         print("not run")

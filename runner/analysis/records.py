@@ -246,8 +246,8 @@ def server_end_records(run: Path, facts: dict) -> list[dict]:
     code = facts.get("server_exit_status")
     names = {_cell(Path(d))["name"] for d in facts["cell_dirs"]}
     out = []
-    for rec in load(run):
-        if rec["cell"] not in names or rec.get("pass", 1) != facts["pass"]:
+    for rec in load(run, names):
+        if rec.get("pass", 1) != facts["pass"]:
             continue
         rec = dict(rec, server_exit_status=code)
         if rec["workload"] == "vectors" and code not in (None, 0, 143):
@@ -257,7 +257,7 @@ def server_end_records(run: Path, facts: dict) -> list[dict]:
 
 
 def _cell_pass(run: Path, name: str, pass_no: int) -> list[dict]:
-    return [r for r in load(run) if r["cell"] == name and r.get("pass", 1) == pass_no]
+    return [r for r in load(run, {name}) if r.get("pass", 1) == pass_no]
 
 
 def _pseudo_cell(name: str, protocol: str, server: str, client: str) -> dict:
@@ -323,14 +323,21 @@ def key(rec: dict) -> tuple:
     return rec["cell"], rec["workload"], rec.get("pass", 1)
 
 
-def load(run: Path) -> list[dict]:
-    """Every record of a run, the last one winning for a (cell, workload, pass)."""
+def load(run: Path, cells: set[str] | None = None) -> list[dict]:
+    """Every record of a run, or only those of the named cells, the last one winning for a (cell, workload,
+    pass). The runner asks for one cell's records after every cell: lines of other cells are skipped by a
+    substring test before they are parsed, since results.jsonl grows to hundreds of MB in a full run."""
     path = run / "results.jsonl"
     latest: dict[tuple, dict] = {}
+    marks = None if cells is None else \
+        [f'"cell": {json.dumps(c, ensure_ascii=escaped)}' for c in cells for escaped in (False, True)]
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                if not line.strip() or (marks is not None and not any(m in line for m in marks)):
+                    continue
                 rec = json.loads(line)
-                latest[key(rec)] = rec
+                if cells is None or rec["cell"] in cells:
+                    latest[key(rec)] = rec
     return list(latest.values())
 
