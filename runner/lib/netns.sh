@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Puts servers and clients in two network namespaces joined by a veth pair, so every byte and packet between
 # client and server crosses one interface whose counters the runner reads: Ethernet frames as the kernel
-# counts them (14-byte Ethernet header + IP + TCP + payload). The clients' namespace reuses ports in
-# TIME_WAIT for new connections (tcp_tw_reuse=1): a stack that opens a connection per call would otherwise
-# leave tens of thousands of them, after which each connect() spends about a millisecond of CPU searching
-# the ephemeral ports (and fails once all are held), so its figures would depend on the calls made before. Timed calls run with the segmentation
+# counts them (14-byte Ethernet header + IP + TCP + payload). Timed calls run with the segmentation
 # offloads at their defaults, as on a production host; bytes and packets are counted in a separate short
 # pass with the offloads off, so that a packet is a real MTU-sized packet. Addresses come from
 # 198.18.0.0/15, the range reserved for benchmarking.
+# The clients' namespace reuses ports in TIME_WAIT for new connections (tcp_tw_reuse=1): a stack that
+# opens a connection per call would otherwise leave tens of thousands of them, after which each connect()
+# spends about a millisecond of CPU searching the ephemeral ports (and fails once all are held), so its
+# figures would depend on the calls made before.
 
 NETNS_NAME=""
 NETNS_CLIENT_NAME=""
@@ -28,7 +29,8 @@ netns_unavailable_reason() {
   fi
 }
 
-# A free /30 in 198.18.0.0/15, picked from the run's PID so parallel runs do not collide.
+# A /30 in 198.18.0.0/15 picked from the run's PID, skipping any the host itself uses (both ends live in
+# the run's own namespaces, so parallel runs cannot clash).
 pick_subnet() {
   local n=$(($$ % 32768)) tries=0 a b
   while ((tries < 64)); do
