@@ -199,13 +199,20 @@ def test_report_marks_calls_that_wait_on_neither_side(tmp_path):
     # a: a delayed ACK per call (44 ms, 1.6 ms of CPU); b: busy; c: idle 60% but under 1 ms
     for cell, mean, cpu in (("x/a→s", 44000.0, 800.0), ("x/b→s", 100.0, 45.0), ("x/c→s", 500.0, 100.0)):
         r = _rec(cell, "ping", "pass")
-        r.update(rtt_us={"p50": mean, "p99": mean, "mean": mean, "trimmed_mean": mean, "cv": 0.1, "rep_cv": 0.01},
+        r.update(rtt_us={"min": mean / 30, "p50": mean, "p99": mean, "mean": mean, "trimmed_mean": mean, "cv": 0.1,
+                         "rep_cv": 0.01},
                  cpu_us_per_call={"client": cpu, "server": cpu, "client_rep_cv": 0.01, "server_rep_cv": 0.01})
         recs.append(r)
+    # the host around cell a: 41.9 s of steal, its CPU probe twice the median of the three cells
+    for r, steal, probe in zip(recs, (41900.0, 10.0, 10.0), (80e6, 40e6, 40e6)):
+        r.update(steal_ms=steal, calibration_ns=probe)
     text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
-    assert "| a→s | 800 / 800 ⏸wait |" in text
+    assert "| a→s | 800 / 800 ⏸wait[1] |" in text
+    assert "`x/a→s` ping: p50 44,000 µs, fastest call 1,467 µs; the host around the cell: 41.9 s of steal, " \
+           "CPU probe ×2.00 the median." in text
     assert "| b→s | 45 / 45 |" in text and "| c→s | 100 / 100 |" in text
     assert "**Waits**: 1 of 3 timed workloads spend more than 50% of their p50 round trip" in text
+    assert "or for a virtual CPU the hypervisor did not run" in text
 
 
 def test_report_negative_tests_and_published_metadata(tmp_path):
