@@ -188,6 +188,15 @@ vectors_allow_timing() {
     | all(. as $id | $known | index($id) != null)' "$cell_dir/vectors.json" >/dev/null
 }
 
+# Records the rest of the cell as the client's failure: a timeout (rc 3) or an error, with its message and
+# whether the server had gone.
+record_client_failure() {
+  local cell_dir="$1" rc="$2" what="$3" status=error note
+  if ((rc == 3)); then status=timeout; fi
+  note=$(server_gone_note)
+  record_rest "$cell_dir" "$status" "$what: $CLIENT_ERROR$note"
+}
+
 # Runs the vectors and, only when they all passed or are unsupported (or failed as known), the timed
 # workloads.
 drive_client() {
@@ -195,7 +204,7 @@ drive_client() {
   client_for_cell "$cell" "$cell_dir" "$host" "$SERVER_PORT"
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $SERVER_PORT}" || rc=$?
   if ((rc != 0)); then
-    record_rest "$cell_dir" "$([[ $rc == 3 ]] && echo timeout || echo error)" "connect: $CLIENT_ERROR$(server_gone_note)"
+    record_client_failure "$cell_dir" "$rc" connect
     return
   fi
   # the runner's own facts beside the client's: whether each process is new to this cell
@@ -204,7 +213,7 @@ drive_client() {
     <<<"$CLIENT_ANSWER" >"$cell_dir/connect.json"
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"vectors\", \"protocol\": \"$protocol\"}" || rc=$?
   if ((rc != 0)); then
-    record_rest "$cell_dir" "$([[ $rc == 3 ]] && echo timeout || echo error)" "vectors: $CLIENT_ERROR$(server_gone_note)"
+    record_client_failure "$cell_dir" "$rc" vectors
     return
   fi
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/vectors.json"

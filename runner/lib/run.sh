@@ -276,7 +276,7 @@ shuffled_cells() {
 # (their planned repetitions and warm-up bounds), scaled by how long the work done so far really took.
 # Each finished step goes to the run's journal; a resumed run skips the steps it lists.
 run_matrix() {
-  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name planned=0 done_work=0 work left
+  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name planned=0 done_work=0 work left summary
   local -a fresh=()
   ((KEEP_PROCESSES)) || fresh=(--fresh-processes)
   planned=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
@@ -298,8 +298,8 @@ run_matrix() {
       done_work=$((done_work + work))
       left=0
       if ((done_work > 0 && planned > done_work)); then left=$(((SECONDS - started) * (planned - done_work) / done_work)); fi
-      printf '%s (about %s left)\n' "$("$PYTHON" -m analysis cell-summary --run "$OUT" --cell "$name" --pass "$PASS" 2>/dev/null || echo '?')" \
-        "$(human_seconds "$left")" >&2
+      summary=$("$PYTHON" -m analysis cell-summary --run "$OUT" --cell "$name" --pass "$PASS" 2>/dev/null || echo '?')
+      printf '%s (about %s left)\n' "$summary" "$(human_seconds "$left")" >&2
     done < <(shuffled_cells)
     retire_processes
   done
