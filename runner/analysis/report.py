@@ -418,27 +418,26 @@ class Report:
         return "; ".join(parts) or "steal and CPU probe not recorded"
 
     def host_section(self) -> list[str]:
-        probes, steals = self.probe, self.steal
-        if not probes and not steals:
+        if not self.probe and not self.steal:
             return []
         out = ["## Steal time and CPU probe", "",
                "Before each cell the runner times a fixed CPU loop (runner/floor `spin`, 20 million iterations) and "
                "reads the machine's steal time (CPU time the hypervisor gave to others) around the cell: a slow "
                "phase of the host shows as a slow probe or as steal.", ""]
         rows = []
-        if probes:
-            values = sorted(probes.values())
-            med = stats.median_ci(values)["median"]
+        med = self.probe_median
+        if self.probe:
+            values = sorted(self.probe.values())
             rows.append(["CPU probe, ms", _num(values[0] / 1e6), _num(med / 1e6), _num(values[-1] / 1e6),
                          f"max/min ×{values[-1] / values[0]:.2f}" if values[0] else ""])
-        if steals:
-            values = sorted(steals.values())
+        if self.steal:
+            values = sorted(self.steal.values())
             rows.append(["steal per cell, ms", _num(values[0]), _num(stats.median_ci(values)["median"]),
                          _num(values[-1]), f"total {_num(sum(values))} ms over {len(values)} cell runs"])
         out += _table(["", "min", "median", "max", ""], rows)
-        if probes:
-            med = stats.median_ci(list(probes.values()))["median"]
-            slow = sorted(((v, k) for k, v in probes.items() if med and v > 1.1 * med), key=lambda x: (-x[0], x[1]))
+        if self.probe:
+            slow = sorted(((v, k) for k, v in self.probe.items() if med and v > 1.1 * med),
+                          key=lambda x: (-x[0], x[1]))
             if slow:
                 out += ["Cells whose probe ran more than 10% slower than the median: "
                         + ", ".join(f"`{k[0]}`{' (pass ' + str(k[1]) + ')' if self.multi else ''} ×{v / med:.2f}"
@@ -573,8 +572,7 @@ class Report:
             p50, fastest = self.fig(cell, w, "rtt_us.p50"), self.fig(cell, w, "rtt_us.min")
             wait = " ⏸wait" + self.note(
                 f"`{cell}` {w}: p50 {self.fmt(p50, flag=False)} µs, fastest call {self.fmt(fastest, flag=False)} µs; "
-                f"the host around the "
-                f"cell: {self.host_of(cell)}.")
+                f"the host around the cell: {self.host_of(cell)}.")
         return (f"{self.fmt(client)} / {self.fmt(server)}" + (" ⚠cpu" if shaky else "") + (" ⚠>rtt" if over else "")
                 + wait)
 
