@@ -1,11 +1,12 @@
 """Command line of the runner's analysis: prepare, resume, record, cell-summary, estimate, shuffle, render,
-agree and publish (see runner/README.md)."""
+agree and publish (see runner/README.md).
+
+Each command imports only the modules it uses: the runner calls record, estimate and cell-summary several
+times per cell, and importing every module (the report, the environment's probes) doubled their CPU time."""
 import argparse
 import json
 import sys
 from pathlib import Path
-
-from . import agreement, environment, exports, known_failures, plan, publish, records, report, resume
 
 
 def _cells(text: str) -> list[dict]:
@@ -13,6 +14,7 @@ def _cells(text: str) -> list[dict]:
 
 
 def prepare(args) -> int:
+    from . import environment, plan
     run = Path(args.run)
     cells = _cells(Path(args.cells).read_text())
     protocols = list(dict.fromkeys(c["protocol"] for c in cells))
@@ -41,12 +43,14 @@ def prepare(args) -> int:
 
 
 def record(args) -> int:
+    from . import records
     records.record(Path(args.run), json.loads(args.facts))
     return 0
 
 
 def cell_summary(args) -> int:
     """One short line for the progress display: the cell's vectors and how many workloads were timed."""
+    from . import records
     recs = [r for r in records.load(Path(args.run), {args.cell}) if r.get("pass", 1) == args.pass_no]
     vec = next((r for r in recs if r["workload"] == "vectors"), None)
     if vec is None:
@@ -61,8 +65,10 @@ def cell_summary(args) -> int:
 
 
 def estimate(args) -> int:
+    from . import plan
     run = Path(args.run)
     if args.finished:
+        from . import resume
         print(resume.finished_work(run))
         return 0
     cells = _cells(sys.stdin.read())
@@ -74,6 +80,7 @@ def estimate(args) -> int:
 
 
 def resume_run(args) -> int:
+    from . import resume
     run, root = Path(args.run), Path(args.root)
     try:
         if args.check:
@@ -89,12 +96,14 @@ def resume_run(args) -> int:
 
 
 def shuffle(args) -> int:
+    from . import plan
     lines = [line for line in sys.stdin.read().splitlines() if line.strip()]
     sys.stdout.write("".join(line + "\n" for line in plan.shuffled(lines, args.seed, args.pass_no)))
     return 0
 
 
 def render(args) -> int:
+    from . import exports, known_failures, records, report
     run = Path(args.run)
     cells = _cells((run / "cells.jsonl").read_text())
     order = {c["name"]: i for i, c in enumerate(cells)}
@@ -123,6 +132,7 @@ def render(args) -> int:
 
 
 def agree(args) -> int:
+    from . import agreement
     text = agreement.render([Path(r) for r in args.runs])
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -131,6 +141,7 @@ def agree(args) -> int:
 
 
 def publish_run(args) -> int:
+    from . import publish
     try:
         target = publish.publish(Path(args.run), Path(args.root), Path(args.into))
     except publish.PublishError as e:

@@ -1,0 +1,38 @@
+"""The analysis command line (python -m analysis): the commands the runner calls per cell stay cheap."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+RUNNER = Path(__file__).resolve().parents[1]
+MAIN = RUNNER / "analysis" / "__main__.py"
+
+
+def _modules_after(*argv: str, stdin: str = "") -> set[str]:
+    """The analysis modules a fresh interpreter has loaded after running one command."""
+    code = ("import sys\nfrom analysis.__main__ import main\nmain(sys.argv[1:])\n"
+            "print(' '.join(m for m in sys.modules if m.startswith('analysis.')), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, *argv], cwd=RUNNER, input=stdin, capture_output=True,
+                          text=True, check=True)
+    return set(done.stderr.split())
+
+
+def test_the_commands_called_per_cell_leave_the_report_and_the_environment_unloaded(tmp_path):
+    # a run folder with one recorded cell: enough for cell-summary to answer
+    (tmp_path / "results.jsonl").write_text(
+        '{"cell": "echo/alpha→beta", "workload": "vectors", "pass": 1, "status": "pass", "reason": ""}\n')
+    heavy = {"analysis.report", "analysis.environment", "analysis.agreement", "analysis.exports"}
+    loaded = _modules_after("cell-summary", "--run", str(tmp_path), "--cell", "echo/alpha→beta")
+    assert "analysis.records" in loaded and not loaded & heavy
+    cell = '{"protocol": "echo", "server": "beta", "client": "alpha"}\n'
+    loaded = _modules_after("shuffle", "--seed", "1", "--pass", "1", stdin=cell)
+    assert "analysis.plan" in loaded and not loaded & heavy
+
+
+def test_every_module_a_command_imports_exists():
+    # the imports sit inside the commands, so a wrong name would only fail when that command runs
+    names = {alias.name for node in ast.walk(ast.parse(MAIN.read_text()))
+             if isinstance(node, ast.ImportFrom) and node.level == 1 for alias in node.names}
+    assert {"records", "plan", "report"} <= names
+    missing = [n for n in sorted(names) if not (RUNNER / "analysis" / f"{n}.py").is_file()]
+    assert missing == []
