@@ -1,5 +1,6 @@
 using System.IO;
 using System.Net;
+using System.Net.Sockets;
 using System.Text;
 using NUnit.Framework;
 using RpcMatrix.Core.Hosting;
@@ -26,7 +27,69 @@ namespace RpcMatrix.Tests
             byte[] body = Encoding.UTF8.GetBytes(new string('x', 5000) + "Grüße");
             byte[] compressed = GzipBody.Compress(body);
             Assert.Less(compressed.Length, body.Length);
-            Assert.AreEqual(body, GzipBody.Decompress(compressed));
+            Assert.AreEqual(body, GzipBody.Decompress(compressed, BoundedBody.MaxBytes));
+        }
+
+        [Test]
+        public void InflationStopsAtTheLimit()
+        {
+            byte[] bomb = GzipBody.Compress(new byte[100001]);
+            Assert.AreEqual(100001, GzipBody.Decompress(bomb, 100001).Length);
+            var e = Assert.Throws<BodyTooLargeException>(() => GzipBody.Decompress(bomb, 100000));
+            StringAssert.Contains("100000", e.Message);
+        }
+
+        /// <summary>
+        /// A gzip bomb (a body that inflates past the contract's 64 MiB) and a declared length over it are refused
+        /// with 413 before the server holds them, and the server goes on answering.
+        /// </summary>
+        [Test]
+        public void OversizedBodiesAreRefusedAndTheHostGoesOn()
+        {
+            HttpListenerHost host = null;
+            host = new HttpListenerHost("test", context =>
+                host.Send(context, 200, "text/plain", HttpListenerHost.ReadBody(context.Request)), true);
+            int port = host.Start(IPAddress.Loopback, 0);
+            try
+            {
+                byte[] bomb = GzipBody.Compress(new byte[BoundedBody.MaxBytes + 1]);
+                Assert.Less(bomb.Length, 1024 * 1024);
+                StringAssert.StartsWith("HTTP/1.1 413", RawExchange(port, "Content-Encoding: gzip\r\nContent-Length: "
+                    + bomb.Length + "\r\n", bomb));
+                StringAssert.StartsWith("HTTP/1.1 413", RawExchange(port, "Content-Length: 4000000000\r\n",
+                    new byte[16]));
+                byte[] sent = Encoding.UTF8.GetBytes("still here");
+                using (var client = new HttpPostClient("127.0.0.1", port, "/echo", "text/plain", null, true))
+                {
+                    Assert.AreEqual(sent, client.Post(sent));
+                }
+            }
+            finally
+            {
+                host.Stop();
+            }
+        }
+
+        /// <summary>One POST written by hand (a client library would refuse the lie); the answer's status line.</summary>
+        private static string RawExchange(int port, string headers, byte[] body)
+        {
+            using (var tcp = new TcpClient("127.0.0.1", port))
+            {
+                tcp.ReceiveTimeout = 10000;
+                NetworkStream stream = tcp.GetStream();
+                byte[] head = Encoding.ASCII.GetBytes("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n");
+                stream.Write(head, 0, head.Length);
+                try
+                {
+                    stream.Write(body, 0, body.Length);
+                }
+                catch (IOException)
+                {
+                    // The server may answer and close before the whole body is sent.
+                }
+                var reader = new StreamReader(stream, Encoding.ASCII);
+                return reader.ReadLine();
+            }
         }
 
         /// <summary>
@@ -60,7 +123,7 @@ namespace RpcMatrix.Tests
                     var body = new MemoryStream();
                     response.GetResponseStream().CopyTo(body);
                     Assert.AreEqual(length, body.Length);
-                    byte[] received = gzip ? GzipBody.Decompress(body.ToArray()) : body.ToArray();
+                    byte[] received = gzip ? GzipBody.Decompress(body.ToArray(), BoundedBody.MaxBytes) : body.ToArray();
                     Assert.AreEqual(sent, received);
                 }
             }

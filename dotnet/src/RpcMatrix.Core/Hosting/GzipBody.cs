@@ -17,14 +17,13 @@ namespace RpcMatrix.Core.Hosting
             return compressed.ToArray();
         }
 
-        public static byte[] Decompress(byte[] body)
+        /// <summary>The inflated body; BodyTooLargeException past limit bytes, however small the gzip was.</summary>
+        public static byte[] Decompress(byte[] body, int limit)
         {
-            var plain = new MemoryStream();
             using (var gzip = new GZipStream(new MemoryStream(body), CompressionMode.Decompress))
             {
-                gzip.CopyTo(plain);
+                return BoundedBody.ReadAll(gzip, limit, "the inflated gzip body");
             }
-            return plain.ToArray();
         }
 
         /// <summary>True when a Content-Encoding header says gzip.</summary>

@@ -59,13 +59,21 @@ namespace RpcMatrix.Core.Hosting
             listener.Close();
         }
 
-        /// <summary>The whole request body, decompressed when it came in gzip.</summary>
+        /// <summary>
+        /// The whole request body, decompressed when it came in gzip; BodyTooLargeException (answered 413 by this
+        /// host) when it declares, sends or inflates to more than the contract's limit.
+        /// </summary>
         public static byte[] ReadBody(HttpListenerRequest request)
         {
-            var buffer = request.ContentLength64 > 0 ? new MemoryStream((int)request.ContentLength64) : new MemoryStream();
-            request.InputStream.CopyTo(buffer);
-            byte[] body = buffer.ToArray();
-            return GzipBody.IsGzip(request.Headers["Content-Encoding"]) ? GzipBody.Decompress(body) : body;
+            if (request.ContentLength64 > BoundedBody.MaxBytes)
+            {
+                throw new BodyTooLargeException("the declared Content-Length of " + request.ContentLength64
+                    + " bytes exceeds the limit of " + BoundedBody.MaxBytes + " bytes");
+            }
+            byte[] body = BoundedBody.ReadAll(request.InputStream, BoundedBody.MaxBytes, "the request body");
+            return GzipBody.IsGzip(request.Headers["Content-Encoding"])
+                ? GzipBody.Decompress(body, BoundedBody.MaxBytes)
+                : body;
         }
 
         /// <summary>Answers with a whole body and its length (keep-alive), gzip when this host compresses.</summary>
@@ -108,9 +116,28 @@ namespace RpcMatrix.Core.Hosting
             {
                 handle(context);
             }
+            catch (BodyTooLargeException e)
+            {
+                Refuse(context, 413, e.Message);
+            }
             catch (Exception e)
             {
                 // The client went away mid-response; nothing to answer.
+                Console.Error.WriteLine(name + ": " + e.Message);
+                context.Response.Abort();
+            }
+        }
+
+        /// <summary>An error answer that closes the connection: what is left of the request is not read.</summary>
+        private void Refuse(HttpListenerContext context, int status, string message)
+        {
+            try
+            {
+                context.Response.KeepAlive = false;
+                Send(context, status, "text/plain; charset=utf-8", System.Text.Encoding.UTF8.GetBytes(message + "\n"));
+            }
+            catch (Exception e)
+            {
                 Console.Error.WriteLine(name + ": " + e.Message);
                 context.Response.Abort();
             }

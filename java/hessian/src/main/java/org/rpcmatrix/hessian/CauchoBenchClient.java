@@ -2,7 +2,9 @@ package org.rpcmatrix.hessian;
 
 import com.caucho.burlap.client.BurlapProxyFactory;
 import com.caucho.hessian.client.HessianProxyFactory;
+import com.caucho.burlap.io.AbstractBurlapInput;
 import com.caucho.hessian.io.AbstractHessianInput;
+import com.caucho.hessian.io.SerializerFactory;
 import java.io.InputStream;
 import java.util.List;
 import org.rpcmatrix.core.Book;
@@ -31,7 +33,7 @@ public final class CauchoBenchClient implements BenchClient {
 
     static WireApi proxy(Protocol protocol, String host, int port) throws Exception {
         if (Main.BURLAP.equals(protocol.family())) {
-            BurlapProxyFactory factory = new BurlapProxyFactory();
+            BurlapProxyFactory factory = new ContractBurlapProxyFactory();
             return (WireApi) factory.create(WireApi.class, HttpHost.url(host, port, CauchoServer.BURLAP_PATH));
         }
         boolean version2 = "2".equals(protocol.variant("version"));
@@ -40,6 +42,7 @@ public final class CauchoBenchClient implements BenchClient {
         factory.setHessian2Reply(version2);
         factory.setChunkedPost(false);
         factory.setOverloadEnabled(false);
+        factory.setSerializerFactory(ContractClasses.restrict(new SerializerFactory()));
         return (WireApi) factory.create(WireApi.class, HttpHost.url(host, port, CauchoServer.HESSIAN_PATH),
                 CauchoBenchClient.class.getClassLoader());
     }
@@ -53,6 +56,18 @@ public final class CauchoBenchClient implements BenchClient {
         @Override
         public AbstractHessianInput getHessianInput(InputStream is) {
             return getHessian1Input(is);
+        }
+    }
+
+    /** Burlap's proxy factory builds its readers with a default SerializerFactory: this one reads the contract's. */
+    private static final class ContractBurlapProxyFactory extends BurlapProxyFactory {
+        private final SerializerFactory serializers = ContractClasses.restrict(new SerializerFactory());
+
+        @Override
+        public AbstractBurlapInput getBurlapInput(InputStream is) {
+            AbstractBurlapInput in = super.getBurlapInput(is);
+            in.setSerializerFactory(serializers);
+            return in;
         }
     }
 

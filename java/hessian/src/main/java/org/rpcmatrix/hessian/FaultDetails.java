@@ -27,9 +27,9 @@ final class FaultDetails {
     private FaultDetails() {
     }
 
-    /** A serializer factory that writes every Throwable as the detail map. */
+    /** A serializer factory that writes every Throwable as the detail map and loads only the contract's classes. */
     static SerializerFactory serializerFactory() {
-        SerializerFactory factory = new SerializerFactory();
+        SerializerFactory factory = ContractClasses.restrict(new SerializerFactory());
         factory.addFactory(new AbstractSerializerFactory() {
             @Override
             public Serializer getSerializer(Class cl) {

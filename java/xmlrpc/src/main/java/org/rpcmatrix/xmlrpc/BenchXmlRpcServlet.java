@@ -13,7 +13,8 @@ import org.rpcmatrix.core.ReferenceBench;
  * The library's servlet, serving the contract in strict XML-RPC. Its vendor extensions stay off, except in the
  * gzip variant: the library reads a gzip request and gzips its answer only with them on
  * ({@code XmlRpcStreamServer.getInputStream}, {@code XmlRpcHttpServer.getOutputStream}); the handlers still
- * answer in standard XML-RPC types only (XmlRpcCarriage).
+ * answer in standard XML-RPC types only (XmlRpcCarriage), and read only those ({@link ContractTypeFactory}); no
+ * document type declaration is read ({@link XmlParsers}).
  */
 final class BenchXmlRpcServlet extends XmlRpcServlet {
     private static final long serialVersionUID = 1L;
@@ -29,6 +30,9 @@ final class BenchXmlRpcServlet extends XmlRpcServlet {
         XmlRpcServletServer server = super.newXmlRpcServer(config);
         XmlRpcServerConfigImpl serverConfig = (XmlRpcServerConfigImpl) server.getConfig();
         serverConfig.setEnabledForExtensions(gzip);
+        // Extensions on (the gzip variant) must not mean objects built from the caller's bytes.
+        server.setTypeFactory(new ContractTypeFactory(server));
+        XmlParsers.refuseDoctypes();
         serverConfig.setEnabledForExceptions(false);
         // Buffer each response to send a Content-Length: the connection stays open for the next call.
         serverConfig.setContentLengthOptional(false);

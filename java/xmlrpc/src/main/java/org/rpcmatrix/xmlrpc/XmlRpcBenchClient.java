@@ -35,6 +35,8 @@ public final class XmlRpcBenchClient extends OperationClient {
         config.setContentLengthOptional(false);
         XmlRpcClient client = new XmlRpcClient();
         client.setConfig(config);
+        client.setTypeFactory(new ContractTypeFactory(client));
+        XmlParsers.refuseDoctypes();
         // The library's default transport unless told otherwise: Sun's HttpURLConnection, whose keep-alive cache
         // reuses the connection from call to call (XmlRpcLoopbackTest checks that).
         client.setTransportFactory(transport.factory(client, gzip));

@@ -1,0 +1,82 @@
+package org.rpcmatrix.hessian;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.caucho.burlap.client.BurlapProxyFactory;
+import com.caucho.hessian.client.HessianProxyFactory;
+import com.caucho.hessian.io.SerializerFactory;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rpcmatrix.core.Protocol;
+import org.rpcmatrix.core.ProtocolRegistry;
+import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.httphost.HttpHost;
+
+/** A peer that names a class outside the contract gets a fault; the class is never built (ContractClasses). */
+class ForeignClassTest {
+    private static final Path IDL = Path.of("..", "..", "idl");
+
+    /** A class the server's JVM can load; Hessian calls readResolve on every object it builds. */
+    static final class Canary implements Serializable {
+        private static final long serialVersionUID = 1L;
+        static final AtomicInteger BUILT = new AtomicInteger();
+        int value = 7;
+
+        private Object readResolve() {
+            BUILT.incrementAndGet();
+            return this;
+        }
+    }
+
+    /** The contract's echoString, declared to take any object, so the proxy writes the canary as it is. */
+    public interface Hostile {
+        String echoString(Object value);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hessian1", "hessian2", "burlap"})
+    void aForeignClassIsRefusedAndNeverBuilt(String name) throws Exception {
+        Protocol protocol = ProtocolRegistry.load(IDL).require(name);
+        HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
+                CauchoServer.servlets(protocol.family(), new WireService(new ReferenceBench())));
+        try {
+            Hostile hostile = hostileProxy(protocol, host.port());
+            Canary.BUILT.set(0);
+            assertThrows(Exception.class, () -> hostile.echoString(new Canary()));
+            assertThrows(Exception.class, () -> hostile.echoString(new AtomicLong(5)));
+            assertEquals(0, Canary.BUILT.get());
+        } finally {
+            host.stop();
+        }
+    }
+
+    @Test
+    void onlyTheContractsStructsLoad() throws Exception {
+        SerializerFactory factory = ContractClasses.restrict(new SerializerFactory());
+        assertEquals(WireStructs.WireItem.class,
+                factory.loadSerializedClass(WireStructs.WireItem.class.getName()));
+        assertEquals(HashMap.class, factory.loadSerializedClass(AtomicLong.class.getName()));
+        assertEquals(HashMap.class, factory.loadSerializedClass(Canary.class.getName()));
+        assertEquals(HashMap.class, factory.loadSerializedClass("java.lang.Runtime"));
+    }
+
+    private static Hostile hostileProxy(Protocol protocol, int port) throws Exception {
+        if (Main.BURLAP.equals(protocol.family())) {
+            return (Hostile) new BurlapProxyFactory().create(Hostile.class,
+                    HttpHost.url("127.0.0.1", port, CauchoServer.BURLAP_PATH));
+        }
+        HessianProxyFactory factory = new HessianProxyFactory();
+        boolean version2 = "2".equals(protocol.variant("version"));
+        factory.setHessian2Request(version2);
+        factory.setHessian2Reply(version2);
+        return (Hostile) factory.create(Hostile.class, HttpHost.url("127.0.0.1", port, CauchoServer.HESSIAN_PATH),
+                ForeignClassTest.class.getClassLoader());
+    }
+}
