@@ -6,11 +6,12 @@ import statistics
 from pathlib import Path
 
 from . import records, stats
+from .records import FLOOR_CELL
+from .report.markdown import table
 
 TOLERANCE = 0.05
 TARGET = 0.90
 PSEUDO = ("floor", "handler")
-FLOOR_CELL = "floor/c→c"
 
 
 def _timed(rec: dict) -> bool:
@@ -105,11 +106,6 @@ def _verdict(k: int, n: int) -> str:
     return "–" if not n else ("✅ met" if k / n >= TARGET else "❌ not met")
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + \
-        ["| " + " | ".join(str(c) for c in row) + " |" for row in rows] + [""]
-
-
 def _num(x) -> str:
     return "–" if x is None else f"{x:.3g}"
 
@@ -127,10 +123,10 @@ def render(runs: list[Path]) -> str:
     out = [f"# Agreement of {len(series)} {kind}", "",
            f"A (cell, workload) agrees when the p50 of every run lies within ±{TOLERANCE:.0%} of the median across "
            f"the runs; only pairs timed in all runs count. Target: {TARGET:.0%} or more.", ""]
-    out += _table(["", "pairs timed in all runs", "within ±5%", "share", "target"],
-                  [["p50, µs", str(n), str(k), _pct(k, n), _verdict(k, n)],
-                   [f"p50 as a multiple of `{baseline}` (same languages)", str(rn), str(rk), _pct(rk, rn),
-                    _verdict(rk, rn)]])
+    out += table(["", "pairs timed in all runs", "within ±5%", "share", "target"],
+                 [["p50, µs", str(n), str(k), _pct(k, n), _verdict(k, n)],
+                  [f"p50 as a multiple of `{baseline}` (same languages)", str(rn), str(rk), _pct(rk, rn),
+                   _verdict(rk, rn)]])
     out += ["## Per protocol", ""]
     protocols = sorted({series[0].meta[c]["protocol"] for c, _ in absolute} |
                        {s.meta[c]["protocol"] for s in series for c, _ in s.p50 if c in s.meta})
@@ -141,18 +137,18 @@ def render(runs: list[Path]) -> str:
         (ak, an), (qk, qn) = share(a), share(r)
         rows.append([p, str(an), _pct(ak, an), str(qn) if p != baseline else "(baseline)",
                      _pct(qk, qn) if p != baseline else "–"])
-    out += _table(["protocol", "pairs", "p50 within ±5%", "pairs with a baseline", "multiple within ±5%"], rows)
+    out += table(["protocol", "pairs", "p50 within ±5%", "pairs with a baseline", "multiple within ±5%"], rows)
     out += ["## The 10 least stable workloads", "",
             "Largest deviation of one run's p50 from the median across the runs.", ""]
     worst = sorted(absolute.items(), key=lambda kv: -kv[1][2])[:10]
-    out += _table(["cell", "workload", "p50 per run, µs", "median", "worst deviation"],
-                  [[f"`{c}`", w, " / ".join(_num(v) for v in values), _num(med), f"{dev:.0%}"]
-                   for (c, w), (values, med, dev) in worst])
+    out += table(["cell", "workload", "p50 per run, µs", "median", "worst deviation"],
+                 [[f"`{c}`", w, " / ".join(_num(v) for v in values), _num(med), f"{dev:.0%}"]
+                  for (c, w), (values, med, dev) in worst])
     out += ["## What limits agreement", "",
             "The machine's floor (C ping-pong p50) and the fixed CPU probe's median in each run: when these move, "
             "every cell moves with them.", ""]
-    out += _table(["run", "floor p50, µs", "CPU probe median, ms", "timed pairs"],
-                  [[s.label, _num(s.floor), _num(s.probe / 1e6 if s.probe else None), str(len(s.p50))] for s in series])
+    out += table(["run", "floor p50, µs", "CPU probe median, ms", "timed pairs"],
+                 [[s.label, _num(s.floor), _num(s.probe / 1e6 if s.probe else None), str(len(s.p50))] for s in series])
     floors = [s.floor for s in series if s.floor]
     if len(floors) >= 2:
         ci = stats.median_ci(floors)

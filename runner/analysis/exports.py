@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from .records import FLOOR_CELL
+
 RTT = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stdev", "cv", "trimmed_mean", "rep_cv")
 # One column per scalar field of record schema 2 (nested fields dotted); see results/README.md.
 CSV_FIELDS = [
@@ -27,7 +29,8 @@ CSV_FIELDS = [
 ]
 
 
-def _get(rec: dict, dotted: str):
+def field(rec: dict, dotted: str):
+    """A record's field by its column name (nested fields dotted); None where it is missing."""
     value = rec
     for key in dotted.split("."):
         value = value.get(key) if isinstance(value, dict) else None
@@ -49,7 +52,7 @@ def write_csv(records: list[dict], path: Path) -> None:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for rec in records:
-            w.writerow([_cell_text(_get(rec, k)) for k in CSV_FIELDS])
+            w.writerow([_cell_text(field(rec, k)) for k in CSV_FIELDS])
 
 
 def _case(suite: ET.Element, classname: str, name: str, status: str, reason: str) -> None:
@@ -110,7 +113,7 @@ def sample_files(run: Path) -> list[tuple[str, str, int, Path]]:
             found.append((cell, _strip(path.name), pass_no, path))
     for path in sorted(run.glob("floor/pass*/ping.samples.json*")):
         if _pass_of(path.parent.name) is not None:
-            found.append(("floor/c→c", "ping", _pass_of(path.parent.name), path))
+            found.append((FLOOR_CELL, "ping", _pass_of(path.parent.name), path))
     for path in sorted(run.glob("handlers/*/*.samples.json*")):
         found.append((f"handler/{path.parent.name}", _strip(path.name), 1, path))
     # a file and its gzipped copy: keep one (the uncompressed one is the newer if both exist)

@@ -1,0 +1,134 @@
+"""The sections across protocols: what secured servers refuse, the headline workloads side by side, the
+message size on the wire, and every protocol against the raw baseline."""
+from ..blocks import Heading, Paragraph, Table
+from ..figures import plain_sibling
+from ..flags import Flag, unstable
+from ..text import MARK, STATUS_MARK, num, one_line
+from .context import Context
+
+
+def negative_tests(ctx: Context) -> list:
+    """The attack vectors (CONTRACT.md#vectors) of every cell whose protocol has what they need: each must
+    be refused, and the server must serve a correct call right after."""
+    attacks = ctx.run.get("attack_vectors") or {}
+    ran_per_cell, shown = [], []
+    for c in ctx.figures.cells:
+        rec = ctx.figures.record(c["name"], "vectors")
+        ran = {v["id"]: v for v in (rec or {}).get("vectors", [])
+               if v["id"] in attacks and v["status"] != "unsupported"}
+        if ran:
+            shown += [i for i in attacks if i in ran and i not in shown]
+            ran_per_cell.append((c["name"], ran))
+    if not ran_per_cell:
+        return []
+    shown = [i for i in attacks if i in shown]
+    rows = []
+    for name, ran in ran_per_cell:
+        row = [f"`{name}`"]
+        for i in shown:
+            v = ran.get(i)
+            if v is None:
+                row.append("–")
+                continue
+            mark, reason = STATUS_MARK.get(v["status"], v["status"]), one_line(v.get("reason", ""))
+            # how a refusal looked fits in the table; why a test failed goes to the notes, whole
+            row.append(mark if not reason else f"{mark} {reason[:90]}" if v["status"] == "pass"
+                       else f"{mark} {ctx.notes.ref(v['reason'])}")
+        rows.append(row)
+    return [Heading(2, "Negative tests: what secured servers refuse"),
+            Paragraph("Each defective call must be refused (the note says how) and a correct call on a new connection "
+                      "must succeed right after (CONTRACT.md, attacks). – = the protocol does not have what the test "
+                      "needs."),
+            Table(["cell"] + [attacks[i] for i in shown], rows)]
+
+
+def side_by_side(ctx: Context) -> list:
+    """The headline workloads with every protocol (each variant its own column) for each language pair."""
+    figures = ctx.figures
+    headline = ctx.run.get("headline_workloads") or []
+    if not headline or len(figures.protocols) < 2:
+        return []
+    out = [Heading(2, "Protocols side by side"),
+           Paragraph("Median round-trip time in µs (median across passes when there are several), and in brackets as "
+                     "a multiple of the baseline for the same pair of languages; rows are client→server.")]
+    pairs = list(dict.fromkeys((c["client"], c["server"]) for c in figures.cells))
+    for w in headline:
+        rows = []
+        for client, server in pairs:
+            row, any_value = [f"{client}→{server}"], False
+            for p in figures.protocols:
+                name = f"{p}/{client}→{server}"
+                p50 = figures.fig(name, w, "rtt_us.p50")
+                if p50 is None:
+                    rec = figures.record(name, w)
+                    row.append(STATUS_MARK.get(rec["status"], "–") if rec else "–")
+                    continue
+                text = num(p50.median) + (" " + MARK[Flag.UNSTABLE]
+                                          if any(unstable(r) for r in figures.passing(name, w)) else "")
+                ratio = figures.baseline_ratio(figures.cell(name), w) if name in figures.cell_names else None
+                if p != figures.baseline and ratio is not None:
+                    text += f" (×{ratio:.1f})"
+                row.append(text)
+                any_value = True
+            if any_value:
+                rows.append(row)
+        if rows:
+            out += [Heading(3, w), Table(["client→server"] + figures.protocols, rows)]
+    return out
+
+
+def message_sizes(ctx: Context) -> list:
+    figures = ctx.figures
+    baseline = figures.baseline
+    headline = ctx.run.get("headline_workloads", [])
+    sizes = {(p, w): figures.wire_bytes(p, w) for p in figures.protocols for w in headline}
+    workloads = [w for w in headline if any(sizes[(p, w)] for p in figures.protocols)]
+    if not workloads:
+        return []
+    rows = []
+    for protocol in figures.protocols:
+        row, any_value = [f"`{protocol}`"], False
+        sibling = plain_sibling(protocol, ctx.run.get("registry") or {}, figures.protocols)
+        for w in workloads:
+            size = sizes[(protocol, w)]
+            if size is None:
+                row.append("–")
+                continue
+            any_value = True
+            text = num(size, 4)
+            base = sizes.get((baseline, w))
+            if base and protocol != baseline:
+                text += f" (×{size / base:.1f} {baseline}"
+                plain = sizes.get((sibling, w))
+                text += f", ×{size / plain:.1f} {sibling})" if plain else ")"
+            row.append(text)
+        if any_value:
+            rows.append(row)
+    return [Heading(2, "Message size on the wire"),
+            Paragraph(f"Bytes per call, both directions (Ethernet frames: headers, handshakes and acknowledgements "
+                      f"included), median over each protocol's cells; in brackets as a multiple of `{baseline}` and, "
+                      "for a secured variant, of the same protocol without security."),
+            Table(["protocol"] + workloads, rows)]
+
+
+def against_baseline(ctx: Context) -> list:
+    figures = ctx.figures
+    baseline = figures.baseline
+    if not baseline:
+        return []
+    out = [Heading(2, f"Every protocol against the `{baseline}` baseline"),
+           Paragraph(f"Median round-trip time as a multiple of `{baseline}`'s for the same client and server "
+                     "languages and the same workload (1.0 = as fast as the hand-written baseline).")]
+    workloads = list(dict.fromkeys(w for p in figures.protocols for w in ctx.workloads[p]))
+    rows = []
+    for protocol in figures.protocols:
+        if protocol == baseline:
+            continue
+        for c in figures.cells_of(protocol):
+            ratios = [figures.baseline_ratio(c, w) for w in workloads]
+            if any(r is not None for r in ratios):
+                rows.append([f"{protocol}/{c['client']}→{c['server']}"]
+                            + ["–" if r is None else f"×{r:.2f}" for r in ratios])
+    if not rows:
+        return out + [Paragraph("No cell has figures on both sides yet.")]
+    return out + [Table(["cell"] + workloads, rows)]

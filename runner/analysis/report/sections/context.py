@@ -1,0 +1,49 @@
+"""What every section reads: the run's environment and plan, its figures, the verdict on its failures,
+and the report's notes."""
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..blocks import Notes
+from ..figures import Figures
+
+
+@dataclass
+class Context:
+    env: dict  # env.json: "run" (the run's settings and host) and "versions"
+    figures: Figures
+    verdict: dict  # known_failures.classify: "unexpected", "expected", "stale"
+    workloads: dict  # protocol -> its planned workloads, in plan order
+    unsupported: dict  # protocol -> {workload of the profile it cannot run: why}
+    notes: Notes
+
+    @classmethod
+    def load(cls, run: Path, records: list[dict], cells: list[dict], verdict: dict) -> "Context":
+        env = json.loads((run / "env.json").read_text())
+        figures = Figures(records, cells, env["run"].get("baseline"))
+        return cls(env=env, figures=figures, verdict=verdict,
+                   workloads={p: _planned(run, p) for p in figures.protocols},
+                   unsupported={p: _unsupported(run, p) for p in figures.protocols}, notes=Notes())
+
+    @property
+    def run(self) -> dict:
+        return self.env["run"]
+
+    def pass_label(self, pass_no: int) -> str:
+        """Which pass, in a run of several: " (pass n)"."""
+        return f" (pass {pass_no})" if self.figures.multi else ""
+
+
+def _planned(run: Path, protocol: str) -> list[str]:
+    path = run / "plan" / f"{protocol}.tsv"
+    if not path.exists():
+        return []
+    return [line.split()[0] for line in path.read_text().splitlines() if line.strip()]
+
+
+def _unsupported(run: Path, protocol: str) -> dict:
+    path = run / "plan" / f"{protocol}.unsupported.json"
+    try:
+        return json.loads(path.read_text()) if path.exists() else {}
+    except ValueError:
+        return {}

@@ -1,0 +1,104 @@
+"""What the machine itself gave: the floor (a C ping-pong no stack can beat) with each language's raw
+baseline against it, and the steal time and CPU probe around each cell."""
+from ... import stats
+from ...records import FLOOR_CELL
+from .. import flags
+from ..blocks import Heading, Paragraph, Table
+from ..flags import FLOOR_TARGET, FLOOR_TARGETS, SLOW_PROBE
+from ..text import STATUS_MARK, median, modes, num
+from .context import Context
+
+
+def not_timed(ctx: Context, cell: str, workload: str) -> str:
+    """The status mark of a (cell, workload) without figures, and the pass that failed."""
+    rec = ctx.figures.record(cell, workload)
+    if rec is None:
+        return "not run"
+    mark = STATUS_MARK.get(rec["status"], "?")
+    if rec["status"] != "pass" and rec["status"] != "unsupported":
+        mark += ctx.pass_label(rec.get("pass", 1))
+    return mark
+
+
+def floor(ctx: Context) -> list:
+    figures = ctx.figures
+    floors = figures.runs(FLOOR_CELL, "ping")
+    if not floors:
+        return []
+    rows = []
+    for r in floors:
+        if r["status"] == "pass":
+            rows.append([str(r.get("pass", 1)), num(r["rtt_us"]["p50"]), num(r["rtt_us"]["p99"]),
+                         "two modes: " + modes(r["bimodal"]) if r.get("bimodal") else ""])
+        else:
+            rows.append([str(r.get("pass", 1)), STATUS_MARK.get(r["status"], "?"), "", r.get("reason", "")])
+    out = [Heading(2, "The machine's floor"),
+           Paragraph("A C ping-pong (runner/floor) over the same path, CPUs and pinning as the cells, measured at the "
+                     "start of each pass with the small workloads' counts: no RPC stack can do better on this "
+                     "machine."),
+           Table(["pass", "p50, µs", "p99, µs", ""], rows)]
+    floor_p50 = figures.floor()
+    if floor_p50 is None or not figures.baseline:
+        return out
+    rows = []
+    for c in figures.cells_of(figures.baseline):
+        if c["client"] != c["server"]:
+            continue
+        lang = c.get("server_language", c["server"])
+        target = flags.floor_target(lang)
+        p50 = figures.fig(c["name"], "ping", "rtt_us.p50")
+        if p50 is None:
+            rows.append([f"`{c['name']}`", not_timed(ctx, c["name"], "ping"), "–", f"≤ {target}×", "–"])
+            continue
+        multiple = figures.floor_multiple(c["name"])
+        rows.append([f"`{c['name']}`", median(p50), f"×{multiple:.2f}", f"≤ {target}×",
+                     "✅ met" if flags.meets_floor_target(multiple, lang) else "❌ not met"])
+    if rows:
+        out += [Paragraph(f"Each language's `{figures.baseline}` ping (the same implementation as client and server) "
+                          f"against the floor's p50 ({num(floor_p50.median)} µs"
+                          f"{', median of the passes' if figures.multi else ''}). "
+                          f"Targets: every language within {FLOOR_TARGET}× of the floor, "
+                          + ", ".join(f"{k.capitalize()} within {v}×" for k, v in FLOOR_TARGETS.items()) + "."),
+                Table(["cell", "ping p50, µs", "multiple of the floor", "target", ""], rows)]
+    return out
+
+
+def host_of(ctx: Context, cell: str) -> str:
+    """The host around each run of the cell: its steal time and CPU probe, per pass."""
+    figures, parts = ctx.figures, []
+    for p in figures.passes:
+        steal, probe = figures.steal.get((cell, p)), figures.probe.get((cell, p))
+        if steal is None and probe is None:
+            continue
+        found = [f"{steal / 1000:.1f} s of steal"] if steal is not None else []
+        if probe and figures.probe_median:
+            found.append(f"CPU probe ×{probe / figures.probe_median:.2f} the median")
+        parts.append(("pass " + str(p) + ": " if figures.multi else "") + ", ".join(found))
+    return "; ".join(parts) or "steal and CPU probe not recorded"
+
+
+def steal_and_probe(ctx: Context) -> list:
+    figures = ctx.figures
+    if not figures.probe and not figures.steal:
+        return []
+    rows = []
+    med = figures.probe_median
+    if figures.probe:
+        values = sorted(figures.probe.values())
+        rows.append(["CPU probe, ms", num(values[0] / 1e6), num(med / 1e6), num(values[-1] / 1e6),
+                     f"max/min ×{values[-1] / values[0]:.2f}" if values[0] else ""])
+    if figures.steal:
+        values = sorted(figures.steal.values())
+        rows.append(["steal per cell, ms", num(values[0]), num(stats.median_ci(values)["median"]),
+                     num(values[-1]), f"total {num(sum(values))} ms over {len(values)} cell runs"])
+    out = [Heading(2, "Steal time and CPU probe"),
+           Paragraph("Before each cell the runner times a fixed CPU loop (runner/floor `spin`, 20 million iterations) "
+                     "and reads the machine's steal time (CPU time the hypervisor gave to others) around the cell: a "
+                     "slow phase of the host shows as a slow probe or as steal."),
+           Table(["", "min", "median", "max", ""], rows)]
+    slow = flags.slow_probes(figures.probe, med)
+    if slow:
+        out.append(Paragraph(f"Cells whose probe ran more than {SLOW_PROBE - 1:.0%} slower than the median: "
+                             + ", ".join(f"`{k[0]}`{ctx.pass_label(k[1])} ×{v / med:.2f}" for v, k in slow[:10])
+                             + (" …" if len(slow) > 10 else "") + "."))
+    return out
