@@ -1,7 +1,9 @@
 package org.rpcmatrix.hessian;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.caucho.burlap.client.BurlapProxyFactory;
 import com.caucho.hessian.client.HessianProxyFactory;
@@ -52,6 +54,33 @@ class ForeignClassTest {
             assertThrows(Exception.class, () -> hostile.echoString(new Canary()));
             assertThrows(Exception.class, () -> hostile.echoString(new AtomicLong(5)));
             assertEquals(0, Canary.BUILT.get());
+        } finally {
+            host.stop();
+        }
+    }
+
+    /** Garbage gets an error page with the status and a message, never the server's stack (HttpHost). */
+    @ParameterizedTest
+    @ValueSource(strings = {"hessian1", "burlap"})
+    void garbageIsAnsweredWithoutAStackTrace(String name) throws Exception {
+        Protocol protocol = ProtocolRegistry.load(IDL).require(name);
+        HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
+                CauchoServer.servlets(protocol.family(), new WireService(new ReferenceBench())));
+        try {
+            String path = Main.BURLAP.equals(protocol.family()) ? CauchoServer.BURLAP_PATH : CauchoServer.HESSIAN_PATH;
+            java.net.HttpURLConnection http = (java.net.HttpURLConnection)
+                    new java.net.URL(HttpHost.url("127.0.0.1", host.port(), path)).openConnection();
+            http.setRequestMethod("POST");
+            http.setDoOutput(true);
+            try (java.io.OutputStream out = http.getOutputStream()) {
+                out.write("c\u0001\u0000m\u0000\u0004pingzzzz not a call".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+            int status = http.getResponseCode();
+            java.io.InputStream body = status < 400 ? http.getInputStream() : http.getErrorStream();
+            String page = new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(status >= 400 || page.contains("fault") || page.contains("Fault"), status + " " + page);
+            assertFalse(page.contains("\tat ") || page.contains("at com.caucho") || page.contains("at org.eclipse"),
+                    page);
         } finally {
             host.stop();
         }

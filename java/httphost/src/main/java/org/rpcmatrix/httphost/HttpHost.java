@@ -6,6 +6,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHolder;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -15,7 +16,8 @@ import org.rpcmatrix.core.ServerOptions;
 /**
  * The one embedded HTTP server of the Java HTTP protocols (XML-RPC, Hessian, Burlap, JSON-RPC, HttpInvoker),
  * configured alike for all: Jetty 9.4, HTTP/1.1 keep-alive, a bounded thread pool, TCP_NODELAY on accepted
- * connections, no request log, bound to the given address exactly (port 0: the system chooses).
+ * connections, no request log, error pages without stack traces, bound to the given address exactly (port 0: the
+ * system chooses).
  */
 public final class HttpHost implements RunningServer {
     /** Jetty's QueuedThreadPool bound: selector and acceptor threads come out of it too. */
@@ -65,6 +67,13 @@ public final class HttpHost implements RunningServer {
             holder.setInitOrder(0); // initialised before "ready", not on the first call
             context.addServlet(holder, path);
         });
+        // Jetty's error pages show the stack of whatever a servlet threw (30 to 64 frames naming every library
+        // and version): a caller gets the status and the message only.
+        ErrorHandler errors = new ErrorHandler();
+        errors.setShowStacks(false);
+        errors.setShowServlet(false);
+        context.setErrorHandler(errors);
+        jetty.setErrorHandler(errors);
         jetty.setHandler(context);
         jetty.setStopTimeout(STOP_TIMEOUT_MS);
         jetty.setStopAtShutdown(false);

@@ -36,9 +36,27 @@ final class RawTcpCodec {
         if (length > MAX_FRAME_BYTES) {
             throw new FrameTooLargeException(length);
         }
-        byte[] body = new byte[(int) length];
-        in.readFully(body);
-        return body;
+        return readBody(in, (int) length);
+    }
+
+    /**
+     * The most a frame's declared length reserves before its bytes arrive: every frame of the contract's workloads
+     * fits (the largest, 50,000 float64, is 400 KB), so they are read into one array as before; a larger declared
+     * length grows the array only as its bytes come, so a peer that declares 64 MiB and sends nothing costs this.
+     */
+    static final int UPFRONT_BYTES = 1 << 20;
+
+    private static byte[] readBody(DataInputStream in, int length) throws IOException {
+        byte[] body = new byte[Math.min(length, UPFRONT_BYTES)];
+        int filled = 0;
+        while (true) {
+            in.readFully(body, filled, body.length - filled);
+            filled = body.length;
+            if (filled == length) {
+                return body;
+            }
+            body = java.util.Arrays.copyOf(body, (int) Math.min(length, 2L * filled));
+        }
     }
 
     /** A frame longer than {@link #MAX_FRAME_BYTES}. */

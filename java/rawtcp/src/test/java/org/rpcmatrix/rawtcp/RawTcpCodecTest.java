@@ -107,4 +107,29 @@ class RawTcpCodecTest {
         assertThrows(RawTcpCodec.FrameTooLargeException.class,
                 () -> RawTcpCodec.readFrame(new DataInputStream(new ByteArrayInputStream(header))));
     }
+
+    /** A peer that declares 64 MiB and sends 16 bytes costs the reader about the upfront megabyte, not 64 MiB. */
+    @Test
+    void aDeclaredLengthIsNotAllocatedBeforeItsBytesArrive() {
+        byte[] frame = new byte[4 + 16];
+        frame[0] = 0x04; // 64 MiB exactly, the largest frame allowed
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        assertThrows(java.io.EOFException.class,
+                () -> RawTcpCodec.readFrame(new DataInputStream(new ByteArrayInputStream(frame))));
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 4 * RawTcpCodec.UPFRONT_BYTES, allocated + " bytes allocated");
+    }
+
+    /** A frame larger than the upfront reservation still reads back whole, the array grown as bytes come. */
+    @Test
+    void aLargeFrameGrowsAsItsBytesCome() throws Exception {
+        byte[] body = new byte[3 * RawTcpCodec.UPFRONT_BYTES + 5];
+        new java.util.Random(7).nextBytes(body);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(new byte[] {0, (byte) (body.length >>> 16), (byte) (body.length >>> 8), (byte) body.length});
+        out.write(body);
+        assertArrayEquals(body, RawTcpCodec.readFrame(new DataInputStream(new ByteArrayInputStream(out.toByteArray()))));
+    }
 }
