@@ -18,6 +18,9 @@ def test_values_carried_as_the_contract_says():
     assert from_wire("int64")(9223372036854775807) == 9223372036854775807
     assert from_wire("float32")(0.1) == 0.10000000149011612  # rounded to the nearest float32
     assert to_wire("void")(None) is None
+    # a float32 goes as its own shortest decimal, not the widened float64's (8 to 10 bytes more)
+    assert json.dumps(to_wire("float32")(0.1973658949136734)) == "0.1973659"
+    assert json.dumps(to_wire("float32")(-0.0)) == "-0.0"
     for type_name, bad in (("int8", 128), ("int32", 1.0), ("bool", 1), ("bytes", "not base64!")):
         with pytest.raises(ValueError):
             from_wire(type_name)(bad)

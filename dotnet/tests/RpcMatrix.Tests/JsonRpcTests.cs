@@ -28,6 +28,14 @@ namespace RpcMatrix.Tests
             return int.Parse(((JsonNumber)error["code"]).Text);
         }
 
+        /// <summary>A float32 answer is the float32's shortest decimal, not the widened double's (8 to 10 bytes more).</summary>
+        [Test]
+        public void Float32AnswersAreTheShortestFloat32Decimal()
+        {
+            var answer = One("{\"jsonrpc\":\"2.0\",\"method\":\"echoFloat32\",\"params\":[0.1973659],\"id\":1}");
+            Assert.AreEqual("0.1973659", ((JsonNumber)answer["result"]).Text);
+        }
+
         [Test]
         public void ResultEchoesNumericAndStringIds()
         {

@@ -10,15 +10,15 @@ namespace RpcMatrix.JsonRpc.Bench
 {
     /// <summary>
     /// The contract's values as JSON (CONTRACT.md#carriage, jsonrpc row): integers (int64 too) as exact JSON
-    /// integers, float64 as the shortest decimal that reads back exactly, float32 as its value's float64 text
-    /// (read rounded to the nearest float32), bytes as standard base64, structs as objects named by the contract's
+    /// integers, float64 as the shortest decimal that reads back exactly, float32 as the shortest decimal that reads
+    /// back to the same float32 (read rounded to the nearest float32), bytes as standard base64, structs as objects named by the contract's
     /// fields. Readers check every value and throw JsonRpcError -32602 for what does not fit, never truncate.
     /// </summary>
     public static class JsonRpcCarriage
     {
         // Writing: values Core's JsonWriter takes (bool, int, long, double, string, lists, dictionaries).
 
-        public static object Float32(float value) { return (double)value; }
+        public static object Float32(float value) { return new JsonNumber(SingleText.Format(value)); }
         public static object Bytes(byte[] value) { return Convert.ToBase64String(value); }
 
         public static object Record(Record r)

@@ -1,13 +1,16 @@
 """How the contract's values travel in JSON-RPC (CONTRACT.md#carriage): integers (int64 and timestamps
-too) as exact JSON integers, range-checked by the receiver; float32 as the shortest decimal of its value,
-rounded to the nearest float32 by the reader; bytes as standard base64 with padding; structs as objects with
-the contract's field names; void as null. Python's json writes floats as their shortest round-trip decimal."""
+too) as exact JSON integers, range-checked by the receiver; float32 as the shortest decimal that reads
+back to the same float32, rounded to the nearest float32 by the reader; bytes as standard base64 with
+padding; structs as objects with the contract's field names; void as null. Python's json writes floats as
+their shortest round-trip decimal."""
 from __future__ import annotations
 
 import base64
 import binascii
 from collections.abc import Callable
 from functools import lru_cache
+
+import numpy
 
 from rpcmatrix.contract.operations import STRUCT_CLASSES, STRUCTS, snake_case
 from rpcmatrix.contract.scalars import check_integer, to_float32
@@ -19,6 +22,12 @@ INVALID_PARAMS = -32602
 
 def _identity(value):
     return value
+
+
+def _shortest_float32(value: float) -> float:
+    """The float64 nearest to the float32's shortest decimal: json writes a float as its shortest repr, which
+    for that float64 is the same short decimal ("0.1973659", not the widened "0.1973658949136734")."""
+    return float(str(numpy.float32(value)))
 
 
 def _float_list(values):
@@ -33,6 +42,8 @@ def to_wire(type_name: str) -> Callable:
         return lambda value: base64.b64encode(value).decode("ascii")
     if type_name == "float64[]":
         return _float_list
+    if type_name == "float32":
+        return _shortest_float32
     if type_name in STRUCTS:
         fields = [(f.name, snake_case(f.name), to_wire(f.type)) for f in STRUCTS[type_name]]
         return lambda value: {name: convert(getattr(value, attribute)) for name, attribute, convert in fields}

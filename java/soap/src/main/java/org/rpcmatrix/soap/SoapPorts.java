@@ -1,13 +1,23 @@
 package org.rpcmatrix.soap;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
 import javax.xml.namespace.QName;
 import org.rpcmatrix.core.Protocol;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /** The ports of idl/bench.wsdl and which one a protocol uses (the registry's {@code soap} variant). */
 final class SoapPorts {
     static final String NAMESPACE = "urn:rpcmatrix:bench";
     static final QName SERVICE = new QName(NAMESPACE, "BenchService");
+    private static final String WSDL_NS = "http://schemas.xmlsoap.org/wsdl/";
+    private static final String XSD_NS = "http://www.w3.org/2001/XMLSchema";
 
     record Port(String soapVersion, String portName) {
     }
@@ -26,6 +36,36 @@ final class SoapPorts {
 
     static String wsdl(Path idl) {
         return idl.resolve("bench.wsdl").toAbsolutePath().toUri().toString();
+    }
+
+    /**
+     * idl/bench.wsdl with the one port this server speaks: CXF publishes the WSDL it is given at {@code ?wsdl},
+     * rewriting only its own port's address, so the other port would be published at the contract's
+     * placeholder address (127.0.0.1:8080), first in the document for a SOAP 1.2 server, and a client that takes
+     * the first port would call nobody. A temporary copy, its schema import made absolute so it still resolves.
+     */
+    static String wsdlOf(Path idl, Port port) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        Document wsdl = factory.newDocumentBuilder().parse(idl.resolve("bench.wsdl").toFile());
+        NodeList ports = wsdl.getElementsByTagNameNS(WSDL_NS, "port");
+        for (int i = ports.getLength() - 1; i >= 0; i--) {
+            Element element = (Element) ports.item(i);
+            if (!element.getAttribute("name").equals(port.portName())) {
+                element.getParentNode().removeChild(element);
+            }
+        }
+        NodeList imports = wsdl.getElementsByTagNameNS(XSD_NS, "import");
+        for (int i = 0; i < imports.getLength(); i++) {
+            Element element = (Element) imports.item(i);
+            element.setAttribute("schemaLocation",
+                    idl.resolve(element.getAttribute("schemaLocation")).toAbsolutePath().toUri().toString());
+        }
+        Path copy = Files.createTempFile("rpcmatrix-" + port.portName(), ".wsdl");
+        copy.toFile().deleteOnExit();
+        TransformerFactory.newInstance().newTransformer().transform(new DOMSource(wsdl), new StreamResult(copy.toFile()));
+        return copy.toUri().toString();
     }
 
     static String hostForUrl(String host) {

@@ -49,7 +49,7 @@ public final class SoapServer implements RunningServer {
             factory.setBus(bus);
             factory.setServiceClass(Bench.class);
             factory.setServiceBean(new BenchEndpoint());
-            factory.setWsdlLocation(SoapPorts.wsdl(options.idl()));
+            factory.setWsdlLocation(SoapPorts.wsdlOf(options.idl(), binding));
             factory.setServiceName(SoapPorts.SERVICE);
             factory.setEndpointName(new QName(SoapPorts.NAMESPACE, binding.portName()));
             factory.setAddress("http://" + SoapPorts.hostForUrl(options.host()) + ":" + options.port() + PATH);
