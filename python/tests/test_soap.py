@@ -1,7 +1,9 @@
 """SOAP (spyne server, zeep client) and WS-Security, in process over loopback: every vector, the published
 WSDL against idl/bench.wsdl, the --check-wsdl helper, and the security checks of the server."""
 import math
+import socket
 import subprocess
+import time
 
 import pytest
 import requests
@@ -39,6 +41,32 @@ def serve(idl, secrets):
     yield start
     for server in running:
         server.stop()
+
+
+@pytest.mark.parametrize("protocol", ["soap11", "wss-username"])
+def test_idle_and_stalled_connections_leave_the_workers_to_callers(idl, secrets, serve, protocol):
+    """Twice as many idle connections as workers and a handful of half-sent requests, then a call: answered
+    at once (a stalled request holds a worker until REQUEST_TIMEOUT_S; an idle connection holds none)."""
+    server = serve(protocol)
+    held = []
+    try:
+        for _ in range(2 * soap_server.WORKERS):
+            held.append(socket.create_connection(("127.0.0.1", server.port)))
+        for _ in range(soap_server.WORKERS // 2):
+            stalled = socket.create_connection(("127.0.0.1", server.port))
+            stalled.sendall(b"POST /bench HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n<soap")
+            held.append(stalled)
+        time.sleep(0.2)
+        adapter = soap_client.connect(options(idl, protocol, port=server.port, secrets=secrets))
+        try:
+            started = time.monotonic()
+            assert adapter.echo_string("still served") == "still served"
+            assert time.monotonic() - started < soap_server.REQUEST_TIMEOUT_S / 2
+        finally:
+            adapter.close()
+    finally:
+        for connection in held:
+            connection.close()
 
 
 def _results(idl, secrets, protocol, port):
@@ -123,7 +151,8 @@ def test_check_wsdl_says_why_it_cannot(idl, tmp_path):
     # A WSDL whose schema import answers with an HTML help page instead of the schema.
     (tmp_path / "help.html").write_text("<html><body><p>Service help page</p></body></html>")
     wsdl = tmp_path / "bench.wsdl"
-    wsdl.write_text((idl / "bench.wsdl").read_text().replace('schemaLocation="bench.xsd"', 'schemaLocation="help.html"'))
+    original = (idl / "bench.wsdl").read_text()
+    wsdl.write_text(original.replace('schemaLocation="bench.xsd"', 'schemaLocation="help.html"'))
     answer = check_wsdl(wsdl.as_uri())
     assert answer["ok"] is False and answer["reason"], answer
     not_a_wsdl = tmp_path / "page.wsdl"

@@ -2,8 +2,8 @@
 its WSDL published at /bench?wsdl. HTTP/1.1 keep-alive, TCP_NODELAY (cheroot's default, set on the
 listener and inherited by accepted sockets on Linux), no request logging.
 
-Thread model: cheroot's selector thread watches idle kept-alive connections and hands each request that
-arrives to a fixed pool of worker threads; the connection goes back to the selector after the answer.
+Thread model: cheroot's selector thread watches idle connections, new and kept-alive, and hands each request
+that arrives to a fixed pool of worker threads; the connection goes back to the selector after the answer.
 
 WS-Security variants put a WSGI middleware (wsse_server.py) in front of the service."""
 from __future__ import annotations
@@ -22,13 +22,17 @@ from rpcmatrix.soap.names import PATH
 from rpcmatrix.soap.service import application
 from rpcmatrix.soap.xsdfloat import xsd_float
 
-WORKERS = max(4, 2 * (os.cpu_count() or 1))
+# cheroot reads each request on a worker thread: a stalled request holds one until REQUEST_TIMEOUT_S. Sixteen
+# (cheroot's default is ten) keep a handful of stalled connections from taking them all; idle ones take none.
+WORKERS = max(16, 2 * (os.cpu_count() or 1))
 
 # No per-request logging: spyne logs every Fault it answers (BenchError included) with its traceback.
 # Unexpected exceptions in spyne (its "server" logger) still reach stderr.
 logging.getLogger("spyne.application").setLevel(logging.CRITICAL)
 logging.getLogger("spyne.application.server").setLevel(logging.ERROR)
 IDLE_TIMEOUT_S = 600  # a kept-alive connection outlives the pauses between the runner's commands
+LISTEN_BACKLOG = 128  # cheroot's 5 made a burst of connections wait for SYN retries (about 1 s each)
+REQUEST_TIMEOUT_S = 10  # a worker waits this long, at most, for the rest of a request that has begun
 
 
 class _XsdFloats:
@@ -91,10 +95,26 @@ def whole_answers(app):
     return buffered
 
 
+class _GuardedServer(wsgi.Server):
+    """cheroot hands a new connection straight to a worker, which then waits up to its idle timeout for the
+    first request: four idle connections held all four workers for ten minutes. Here a new connection waits in
+    the selector until it has bytes, as a kept-alive one does, and a worker waits at most REQUEST_TIMEOUT_S for
+    the rest of a request (a half-sent request is answered 408 and closed), so neither idle nor stalled
+    connections take the workers from the callers that send."""
+
+    def process_conn(self, conn):
+        if conn.requests_seen == 0 and not getattr(conn, "waited_for_bytes", False):
+            conn.waited_for_bytes = True
+            self._connections.put(conn)  # back to the selector until readable (or expired)
+            return
+        conn.socket.settimeout(REQUEST_TIMEOUT_S)
+        super().process_conn(conn)
+
+
 class SoapServer:
     def __init__(self, host: str, port: int, app):
-        self._server = wsgi.Server((host, port), wsgi.PathInfoDispatcher({PATH: app}), numthreads=WORKERS,
-                                   timeout=IDLE_TIMEOUT_S)
+        self._server = _GuardedServer((host, port), wsgi.PathInfoDispatcher({PATH: app}), numthreads=WORKERS,
+                                      request_queue_size=LISTEN_BACKLOG, timeout=IDLE_TIMEOUT_S)
         self._server.prepare()  # binds and listens: accepting from here on
         self.port = self._server.bind_addr[1]
         self.facts = {"http_server": "cheroot", "workers": WORKERS}
