@@ -2,6 +2,7 @@ package org.rpcmatrix.rmi;
 
 import java.io.ObjectInputFilter;
 import java.util.Set;
+import org.rpcmatrix.core.ArrayBudget;
 import org.rpcmatrix.core.BenchError;
 
 /**
@@ -13,8 +14,6 @@ final class SerialFilter implements ObjectInputFilter {
     static final SerialFilter INSTANCE = new SerialFilter();
 
     private static final long MAX_DEPTH = 16;
-    // The largest contract argument is the 1 MiB echoBytes vector; 64 Mi elements leave room without inviting abuse.
-    private static final long MAX_ARRAY = 64L * 1024 * 1024;
 
     private static final Set<String> ALLOWED = Set.of(
             "java.lang.String", "java.lang.Boolean", "java.lang.Byte", "java.lang.Short", "java.lang.Integer",
@@ -28,7 +27,8 @@ final class SerialFilter implements ObjectInputFilter {
 
     @Override
     public Status checkInput(FilterInfo info) {
-        if (info.depth() > MAX_DEPTH || info.arrayLength() > MAX_ARRAY) {
+        // Arrays are bounded in bytes before they are allocated: a count limit let double[16 Mi] hold 128 MiB.
+        if (info.depth() > MAX_DEPTH || ArrayBudget.overBudget(info)) {
             return Status.REJECTED;
         }
         Class<?> type = info.serialClass();

@@ -75,14 +75,28 @@ class SerialFilterTest {
         assertEquals(java.io.ObjectInputFilter.Status.REJECTED, check(java.util.HashMap.class));
     }
 
+    /** An array is judged by its bytes before it is allocated: the contract's largest fits, 128 MiB does not. */
+    @Test
+    void arraysAreBoundedByTheirBytes() {
+        assertEquals(java.io.ObjectInputFilter.Status.ALLOWED, check(byte[].class, 1L << 20));
+        assertEquals(java.io.ObjectInputFilter.Status.ALLOWED, check(double[].class, 50_000));
+        assertEquals(java.io.ObjectInputFilter.Status.REJECTED, check(double[].class, 16L << 20));
+        assertEquals(java.io.ObjectInputFilter.Status.REJECTED, check(long[].class, 1L << 20));
+        assertEquals(java.io.ObjectInputFilter.Status.REJECTED, check(byte[].class, 5L << 20));
+    }
+
     private static java.io.ObjectInputFilter.Status check(Class<?> type) {
+        return check(type, -1);
+    }
+
+    private static java.io.ObjectInputFilter.Status check(Class<?> type, long length) {
         return SerialFilter.INSTANCE.checkInput(new java.io.ObjectInputFilter.FilterInfo() {
             public Class<?> serialClass() {
                 return type;
             }
 
             public long arrayLength() {
-                return -1;
+                return length;
             }
 
             public long depth() {
