@@ -33,6 +33,12 @@ final class ThriftServer implements RunningServer {
     /** At most this many connections at once; the pool refuses (closes) the next one, with a warning. */
     private static final int MAX_THREADS = 256;
     private static final int STOP_SECONDS = 1;
+    /**
+     * The framed transport allocates a frame's declared size before reading it: at most this (idl/CONTRACT.md,
+     * "Limits"), against libthrift's default of 16,384,000 bytes; a longer frame closes the connection. The
+     * contract's largest message, the 1 MiB echoBytes vector, is about a quarter of it.
+     */
+    static final int MAX_FRAME_BYTES = 4 << 20;
 
     private final TServer server;
     private final Thread serving;
@@ -55,7 +61,7 @@ final class ThriftServer implements RunningServer {
                 .stopTimeoutVal(STOP_SECONDS)
                 .stopTimeoutUnit(TimeUnit.SECONDS);
         args.processor(new OperationProcessor(new ReferenceBench()));
-        args.transportFactory(new TFramedTransport.Factory());
+        args.transportFactory(new TFramedTransport.Factory(MAX_FRAME_BYTES));
         args.protocolFactory(wire.protocolFactory());
         TServer server = new TThreadPoolServer(args);
         Set<TSocket> connections = ConcurrentHashMap.newKeySet();
