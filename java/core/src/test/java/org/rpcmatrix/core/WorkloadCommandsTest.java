@@ -112,10 +112,11 @@ class WorkloadCommandsTest {
             assertTrue(sample.longValue() >= callNanos);
             total += sample.longValue();
         }
-        // Every call but the last began before min_ms had passed; the calls together span at least min_ms
-        // unless the gaps between them filled the rest.
+        // Every call past the two asked for began before min_ms had passed. On a loaded machine a call can take
+        // min_ms by itself: then the two asked for are all there is, and nothing is left to check.
         assertTrue(calls >= 2);
-        assertTrue(total - samples.get(calls - 1).longValue() < minNanos, "no call after min_ms had passed");
+        assertTrue(calls == 2 || total - samples.get(calls - 1).longValue() < minNanos,
+                "no call after min_ms had passed");
     }
 
     @Test
