@@ -1,6 +1,7 @@
 """JSON-RPC 2.0: the mapping, client against server, and the server's batches and notifications."""
 import http.client
 import json
+import socket
 
 import pytest
 
@@ -76,3 +77,64 @@ def test_invalid_params_are_32602(server):
     assert answer["error"]["code"] == -32602
     _, answer = _post(server.port, {"jsonrpc": "2.0", "method": "echoInt8", "params": [], "id": 6})
     assert answer["error"]["code"] == -32602
+
+
+def _raw(port, text):
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    connection.request("POST", PATH, text.encode(), {"Content-Type": "application/json"})
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, (json.loads(body) if body else None)
+
+
+def _error(code):
+    return {"jsonrpc": "2.0", "error": code, "id": None}
+
+
+# JSON-RPC 2.0, section 7 (examples), as this contract's methods: request text, expected status and answer.
+# An answer's error is reduced to its code; None: no body.
+SPECIFICATION_CASES = [
+    ('{"jsonrpc": "2.0", "method": "echoInt32", "params": [23], "id": 1}', 200,
+     {"jsonrpc": "2.0", "result": 23, "id": 1}),
+    ('{"jsonrpc": "2.0", "method": "ping"}', 204, None),
+    ('{"jsonrpc": "2.0", "method": "foobar", "id": "1"}', 200, {"jsonrpc": "2.0", "error": -32601, "id": "1"}),
+    ('{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]', 200, _error(-32700)),
+    ('{"jsonrpc": "2.0", "method": 1, "params": "bar"}', 200, _error(-32600)),
+    ('[{"jsonrpc": "2.0", "method": "ping", "id": "1"}, {"jsonrpc": "2.0", "method"]', 200, _error(-32700)),
+    ("[]", 200, _error(-32600)),
+    ("[1]", 200, [_error(-32600)]),
+    ("[1,2,3]", 200, [_error(-32600)] * 3),
+    ('[{"jsonrpc": "2.0", "method": "echoInt32", "params": [1], "id": "1"},'
+     ' {"jsonrpc": "2.0", "method": "ping"}, {"foo": "boo"},'
+     ' {"jsonrpc": "2.0", "method": "foo.get", "params": {"name": "myself"}, "id": "5"}]', 200,
+     [{"jsonrpc": "2.0", "result": 1, "id": "1"}, _error(-32600),
+      {"jsonrpc": "2.0", "error": -32601, "id": "5"}]),
+    ('[{"jsonrpc": "2.0", "method": "ping"}, {"jsonrpc": "2.0", "method": "ping"}]', 204, None),
+    ('{"jsonrpc": "1.0", "method": "ping", "id": 1}', 200, _error(-32600)),
+    ('{"jsonrpc": "2.0", "method": "echoInt32", "params": ["x"], "id": 2}', 200,
+     {"jsonrpc": "2.0", "error": -32602, "id": 2}),
+]
+
+
+def _codes(answer):
+    if isinstance(answer, list):
+        return [_codes(a) for a in answer]
+    if isinstance(answer, dict) and isinstance(answer.get("error"), dict):
+        return {**answer, "error": answer["error"]["code"]}
+    return answer
+
+
+@pytest.mark.parametrize(("text", "status", "expected"), SPECIFICATION_CASES)
+def test_the_specifications_examples(server, text, status, expected):
+    got_status, answer = _raw(server.port, text)
+    assert (got_status, _codes(answer)) == (status, expected)
+
+
+def test_a_body_declared_over_the_limit_is_refused_before_it_is_read(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.settimeout(10)
+        connection.sendall(f"POST {PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000000\r\n\r\n{{".encode())
+        assert b" 413 " in connection.recv(64)
+    _, answer = _post(server.port, {"jsonrpc": "2.0", "method": "echoInt32", "params": [9], "id": 9})
+    assert answer["result"] == 9

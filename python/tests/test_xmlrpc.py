@@ -6,8 +6,8 @@ import threading
 import xmlrpc.client
 
 import pytest
-from helpers import options
 
+from helpers import options
 from rpcmatrix.contract.model import BenchError, Item
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.xmlrpc import client as xmlrpc_client
@@ -191,3 +191,28 @@ def test_the_gzip_client_compresses_its_requests_and_asks_for_gzip(idl):
     assert b"<methodName>ping</methodName>" in gzip.decompress(gz_body)
     assert plain_encoding is None and plain_accept in (None, "identity")  # http.client says identity
     assert b"<methodName>ping</methodName>" in plain_body
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    (b"<methodCall><methodName>ping</methodName><params>", xmlrpc_server.PARSE_ERROR),
+    (b"<methodResponse><params/></methodResponse>", xmlrpc_server.METHOD_NOT_FOUND),
+    (b"<methodCall><methodName>nope</methodName><params/></methodCall>", xmlrpc_server.METHOD_NOT_FOUND),
+    (b"<methodCall><methodName>echoInt8</methodName><params><param><value><int>300</int></value></param>"
+     b"</params></methodCall>", xmlrpc_server.INVALID_PARAMS),
+])
+def test_faults_carry_the_conventional_codes(server, body, code):
+    status, _, answer = _post(server.port, body, {"Content-Type": "text/xml"})
+    assert status == 200
+    with pytest.raises(xmlrpc.client.Fault) as fault:
+        xmlrpc.client.loads(answer)
+    assert fault.value.faultCode == code
+
+
+def test_a_body_declared_over_the_limit_is_refused_before_it_is_read(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.putrequest("POST", PATH)
+    connection.putheader("Content-Length", "4000000000")
+    connection.endheaders(b"<")
+    assert connection.getresponse().status == 413
+    connection.close()
+    assert xmlrpc.client.ServerProxy(f"http://127.0.0.1:{server.port}{PATH}").echoInt32(5) == 5

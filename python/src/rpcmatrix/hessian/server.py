@@ -9,8 +9,8 @@ from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.hessian import wire
-from rpcmatrix.hessian.http import HttpServer
 from rpcmatrix.hessian.mapping import from_wire, to_wire
+from rpcmatrix.hosting.http_server import HttpServer
 
 FAULT = "ServiceException"
 INVALID_PARAMS = -32602
@@ -29,7 +29,7 @@ def _handler(operation: Operation, reference: ReferenceBench):
         if len(args) != len(converters):
             return _fault(INVALID_PARAMS, f"{operation.name} takes {len(converters)} arguments, got {len(args)}")
         try:
-            values = [convert(value) for convert, value in zip(converters, args)]
+            values = [convert(value) for convert, value in zip(converters, args, strict=True)]
         except ValueError as e:
             return _fault(INVALID_PARAMS, f"{operation.name}: {e}")
         try:

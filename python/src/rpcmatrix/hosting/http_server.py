@@ -1,13 +1,34 @@
 """The HTTP server both Hessian and JSON-RPC use: ThreadingHTTPServer (a daemon thread per connection),
 HTTP/1.1 keep-alive, TCP_NODELAY on accepted sockets (without it a client's next request waits for the
 delayed ACK of the last reply's segment), no request logging. `answer(path, body)` returns
-(status, content type, body)."""
+(status, content type, body).
+
+A body is read without trusting its Content-Length (idl/CONTRACT.md, "Limits"): over 64 MiB declared is
+answered 413 and the connection closed; a declared length reserves at most 4 MiB before its bytes arrive
+(BufferedReader.read(n) would allocate all n at once), a larger body growing as it comes."""
 from __future__ import annotations
 
 import socket
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MAX_BODY_BYTES = 64 * 1024 * 1024
+UPFRONT_BYTES = 4 * 1024 * 1024
+
+
+def read_body(stream, length: int) -> bytes | None:
+    """`length` bytes of `stream`, or None if it ends first; at most UPFRONT_BYTES asked for at a time."""
+    if length <= UPFRONT_BYTES:
+        body = stream.read(length)
+        return body if len(body) == length else None
+    body = bytearray()
+    while len(body) < length:
+        chunk = stream.read(min(UPFRONT_BYTES, length - len(body)))
+        if not chunk:
+            return None
+        body += chunk
+    return bytes(body)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -16,8 +37,21 @@ class _Handler(BaseHTTPRequestHandler):
     answer: Callable[[str, bytes], tuple[int, str, bytes]]
 
     def do_POST(self):
-        length = int(self.headers.get("Content-Length", "0"))
-        status, content_type, body = type(self).answer(self.path, self.rfile.read(length))
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            length = -1
+        if not 0 <= length <= MAX_BODY_BYTES:
+            self.close_connection = True
+            self._send(413, "text/plain", f"a body of 0 to {MAX_BODY_BYTES} bytes is taken\n".encode())
+            return
+        request = read_body(self.rfile, length)
+        if request is None:  # the peer went away mid-body
+            self.close_connection = True
+            return
+        self._send(*type(self).answer(self.path, request))
+
+    def _send(self, status: int, content_type: str, body: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))

@@ -1,0 +1,1 @@
+"""What servers of several families share: the keep-alive HTTP server of Hessian and JSON-RPC."""
