@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set-up of a fresh machine (Debian 12 with Java 17, Maven and Python 3.11): installs what is missing,
 # skips what is there. It is the one place that installs Debian packages: the runner's own and those the
-# languages' manifests ask for ("apt"). Then `just` and the runner's Python requirements into the
+# languages' manifests ask for ("apt"). Then `just`, ruff and the runner's Python requirements into the
 # project's virtual environment (Debian's python3 is externally managed: no pip outside a venv), the
 # machine's floor program, and the run's TLS material. Languages build their own libraries.
 set -euo pipefail
@@ -37,8 +37,8 @@ manifest_packages() {
 
 python_venv() {
   [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
-  if ! "$VENV/bin/python" -c 'import hdrh, pytest' 2>/dev/null || [[ ! -x "$VENV/bin/just" ]]; then
-    say "installing the runner's Python requirements and just into $VENV"
+  if ! "$VENV/bin/python" -c 'import hdrh, pytest' 2>/dev/null || [[ ! -x "$VENV/bin/just" || ! -x "$VENV/bin/ruff" ]]; then
+    say "installing the runner's Python requirements, just and ruff into $VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/runner/requirements.txt"
   fi
 }

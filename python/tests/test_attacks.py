@@ -37,7 +37,8 @@ def _attack_vectors(idl):
 
 def _results(idl, client, protocol="wss-sign"):
     vectors = _attack_vectors(idl)
-    return {r["id"]: (r["status"], r["reason"]) for r in run_vectors(Driver(client), vectors, load_protocol(idl, protocol))}
+    results = run_vectors(Driver(client), vectors, load_protocol(idl, protocol))
+    return {r["id"]: (r["status"], r["reason"]) for r in results}
 
 
 def test_a_refused_attack_passes_with_the_refusal_as_reason(idl):

@@ -5,8 +5,8 @@ import shutil
 import pytest
 
 from rpcmatrix.corba.mapping import from_wire, to_wire
-from rpcmatrix.corba.orb import iiop_port
 from rpcmatrix.corba.naming import OMNINAMES
+from rpcmatrix.corba.orb import iiop_port
 from tests.helpers import assert_all_pass_or_lacked, run_client, start_server
 
 

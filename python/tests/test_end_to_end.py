@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+
 from helpers import IDL, assert_all_pass_or_lacked, run_client, start_server
 
 PROTOCOLS = [("rpcmatrix.rawtcp", "rawtcp"), ("rpcmatrix.xmlrpc", "xmlrpc"), ("rpcmatrix.xmlrpc", "xmlrpc-gzip")]

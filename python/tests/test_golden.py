@@ -5,13 +5,13 @@ import struct
 
 import pytest
 
+from conftest import REPOSITORY
 from rpcmatrix.contract.generator import fnv1a64
 from rpcmatrix.contract.operations import BY_NAME
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.contract.values import decode, decode_args
 from rpcmatrix.harness.calls import Driver
 from rpcmatrix.rawtcp.codec import encoder
-from conftest import REPOSITORY
 
 GOLDEN = json.loads((REPOSITORY / "idl" / "golden.json").read_text(encoding="utf-8"))
 

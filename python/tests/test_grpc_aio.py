@@ -2,15 +2,15 @@
 import signal
 
 import pytest
-from helpers import assert_all_pass_or_lacked, options, run_client, start_server
 
+from conftest import REPOSITORY
+from helpers import assert_all_pass_or_lacked, options, run_client, start_server
 from rpcmatrix.contract.model import BenchError
+from rpcmatrix.contract.operations import BY_NAME
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.grpc.aio import client as aio_client
 from rpcmatrix.grpc.aio import server as aio_server
 from rpcmatrix.harness.calls import driver_for
-from rpcmatrix.contract.operations import BY_NAME
-from conftest import REPOSITORY
 
 IDL = REPOSITORY / "idl"
 

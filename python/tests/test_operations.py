@@ -2,8 +2,15 @@ import json
 from dataclasses import fields
 
 from rpcmatrix.contract.model import Book, Item, Record
-from rpcmatrix.contract.operations import (ERROR_FIELDS, METHODS, OPERATIONS, STRUCT_CLASSES, STRUCTS,
-                                           method_name, snake_case)
+from rpcmatrix.contract.operations import (
+    ERROR_FIELDS,
+    METHODS,
+    OPERATIONS,
+    STRUCT_CLASSES,
+    STRUCTS,
+    method_name,
+    snake_case,
+)
 
 
 def test_operations_table_matches_contract_json(idl):

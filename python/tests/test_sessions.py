@@ -1,6 +1,5 @@
 """The calculator sessions in the harness (CONTRACT.md#objects), with fake CalculatorClients: the three
 scripts, the calculatorSession workload's timed loop and its handler."""
-from types import SimpleNamespace
 
 from rpcmatrix.contract.calculator import NoSuchObject, ReferenceCalculatorFactory, wrap_int64
 from rpcmatrix.contract.catalog import load_protocol, load_vectors, load_workloads

@@ -1,15 +1,13 @@
 """The Thrift server and client over loopback: in-process for the mapping, then as the runner starts them."""
-import json
 import signal
 import socket
-import subprocess
-import sys
 
 import pytest
 from thrift.Thrift import TApplicationException
 from thrift.transport.TSocket import TSocket
 from thrift.transport.TTransport import TFramedTransport
 
+from helpers import assert_all_pass_or_lacked, run_client, start_server
 from rpcmatrix.contract.compare import difference
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.reference import ReferenceBench
@@ -17,7 +15,6 @@ from rpcmatrix.thrift._generated.rpcmatrix_thrift_gen import Bench, ttypes
 from rpcmatrix.thrift.client import NoDelaySocket, ThriftClient
 from rpcmatrix.thrift.server import NoDelayServerSocket, ThriftServer
 from rpcmatrix.thrift.wire import protocol_factory
-from helpers import assert_all_pass_or_lacked, run_client, start_server
 
 WIRES = ["binary", "compact"]
 

@@ -148,6 +148,7 @@ netns_wire() {
 # The TCP connections the server's namespace has accepted so far (its only listener is the server under
 # test): a stack that reconnects instead of keeping its connection shows here.
 netns_accepted() {
+  # shellcheck disable=SC2016 # awk's fields, not the shell's
   ip netns exec "$NETNS_NAME" awk '$1 == "Tcp:" { if (!n++) { for (i = 2; i <= NF; i++) if ($i == "PassiveOpens") c = i } else print $c }' /proc/net/snmp
 }
 
@@ -156,6 +157,7 @@ netns_accepted() {
 # a connection per call leaves one per call for 60 s on the side that closed first.
 netns_time_wait() {
   local client_pid="$1" server_pid="$2" client server
+  # shellcheck disable=SC2016 # awk's fields, not the shell's
   local awk_tw='$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "tw") print $(i + 1) }'
   client=$(awk "$awk_tw" "/proc/$client_pid/net/sockstat" 2>/dev/null) || client=""
   server=$(awk "$awk_tw" "/proc/$server_pid/net/sockstat" 2>/dev/null) || server=""

@@ -36,6 +36,7 @@ group_alive() {
   if { read -r rest <"/proc/$1/stat"; } 2>/dev/null && [[ "${rest##*) }" != Z* ]]; then
     return 0
   fi
+  # shellcheck disable=SC2143 # grep -q could end the pipe early: under pipefail, pgrep's SIGPIPE would read as none
   pgrep -g "$1" >/dev/null 2>&1 && [[ -n "$(pgrep -g "$1" | grep -vxF "$1")" ]]
 }
 

@@ -57,7 +57,8 @@ def struct_fields(text: str, keyword: str, name: str) -> str:
 
 
 def squash(t: str) -> str:
-    """A declared type with its whitespace normalised: 'list< double >' -> 'list<double>', 'long  long' -> 'long long'."""
+    """A declared type with its whitespace normalised: 'list< double >' -> 'list<double>',
+    'long  long' -> 'long long'."""
     t = re.sub(r"\s*([<>,])\s*", r"\1", t.strip())
     return re.sub(r"\s+", " ", t)
 
@@ -323,8 +324,8 @@ def xsd_children(element, scopes) -> list:
     children = []
     for child in sequence:
         repeats = child.get("maxOccurs", "1") == "unbounded"
-        assert (child.get("minOccurs", "1"), child.get("maxOccurs", "1")) == (("0", "unbounded") if repeats else ("1", "1")), \
-            child.get("name")
+        occurs = (child.get("minOccurs", "1"), child.get("maxOccurs", "1"))
+        assert occurs == (("0", "unbounded") if repeats else ("1", "1")), child.get("name")
         children.append((child.get("name"), qname(child.get("type"), child, scopes), repeats))
     return children
 
@@ -359,7 +360,8 @@ def check_xsd_and_wsdl(xsd_text: str, wsdl_text: str) -> None:
         assert element_of(operation.find(f"{WSDL}input")) == f"{{{TNS}}}{name}", name
         assert element_of(operation.find(f"{WSDL}output")) == f"{{{TNS}}}{name}Response", name
         faults = operation.findall(f"{WSDL}fault")
-        assert [element_of(f) for f in faults] == ([f"{{{TNS}}}{ERROR['name']}"] if contract[name].get("raises") else []), name
+        raised = [f"{{{TNS}}}{ERROR['name']}"] if contract[name].get("raises") else []
+        assert [element_of(f) for f in faults] == raised, name
     binding = wsdl.find(f"{WSDL}binding")
     assert binding.find(f"{SOAP}binding").get("style") == "document"
     assert {o.get("name") for o in binding.findall(f"{WSDL}operation")} == set(contract)
@@ -385,7 +387,8 @@ MUTATIONS = [
     ("bench.proto", check_proto, "message Int8Value { sint32 value = 1; }", "message Int8Value { int32 value = 1; }"),
     ("bench.proto", check_proto, "float weight = 10;", "double weight = 10;"),
     ("bench.proto", check_proto, "returns (stream Doubles)", "returns (Doubles)"),
-    ("bench.proto", check_proto, "rpc isPrime(IsPrimeRequest) returns (BoolValue)", "rpc isPrime(IsPrimeRequest) returns (Int32Value)"),
+    ("bench.proto", check_proto, "rpc isPrime(IsPrimeRequest) returns (BoolValue)",
+     "rpc isPrime(IsPrimeRequest) returns (Int32Value)"),
     ("bench.proto", check_proto, "message Books { repeated Book books = 1; }", "message Books { Book books = 1; }"),
     ("bench.thrift", check_thrift, "2: i64 seed", "2: i32 seed"),
     ("bench.thrift", check_thrift, "i16 echoInt16", "i32 echoInt16"),
@@ -395,7 +398,8 @@ MUTATIONS = [
     ("bench.idl", check_corba, "Doubles logTransform", "Strings logTransform"),
     ("bench.idl", check_corba, "typedef sequence<octet> Bytes;", "typedef sequence<char> Bytes;"),
     ("bench.idl", check_corba, "short echoInt16(in short value)", "short echoInt16(in long value)"),
-    ("bench.xsd", xsd_check, '<xs:element name="weight" type="xs:float"/>', '<xs:element name="weight" type="xs:double"/>'),
+    ("bench.xsd", xsd_check, '<xs:element name="weight" type="xs:float"/>',
+     '<xs:element name="weight" type="xs:double"/>'),
     ("bench.xsd", xsd_check, '<xs:element name="seed" type="xs:long"/>', '<xs:element name="seed" type="xs:int"/>'),
     ("bench.xsd", xsd_check, '<xs:element name="result" type="tns:Item" minOccurs="0" maxOccurs="unbounded"/>',
      '<xs:element name="result" type="tns:Item"/>'),

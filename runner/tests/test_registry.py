@@ -44,7 +44,8 @@ def test_protocol_addresses_every_capability_once(protocol):
 
 
 def test_family_and_variant_name_one_protocol():
-    """An adapter learns its variant from the registry: two protocols with the same family and variant could not be told apart."""
+    """An adapter learns its variant from the registry: two protocols with the same family and variant could not
+    be told apart."""
     seen = {}
     for protocol, entry in PROTOCOLS.items():
         key = (entry["family"], json.dumps(entry["variant"], sort_keys=True))
@@ -72,7 +73,8 @@ NEEDERS = [(f"contract:{o['name']}", o) for o in CONTRACT["operations"]] + \
           [(f"vectors:{v['id']}", v) for v in VECTORS] + [(f"workloads:{w['name']}", w) for w in WORKLOADS]
 
 
-@pytest.mark.parametrize("where, item", [n for n in NEEDERS if "needs" in n[1]], ids=[n[0] for n in NEEDERS if "needs" in n[1]])
+@pytest.mark.parametrize("where, item", [n for n in NEEDERS if "needs" in n[1]],
+                         ids=[n[0] for n in NEEDERS if "needs" in n[1]])
 def test_needs_name_known_capabilities(where, item):
     needs = item["needs"]
     assert isinstance(needs, list) and needs, where

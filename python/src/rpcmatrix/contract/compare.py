@@ -77,7 +77,8 @@ def _sequence_difference(path: str, expected, actual, kinds) -> str | None:
         return None
     if len(expected) <= _SHOWN and len(actual) <= _SHOWN:
         return _differ(path, expected, actual)
-    for index, (e, a) in enumerate(zip(expected, actual)):
+    # the first difference within the shorter one; none there: the lengths differ
+    for index, (e, a) in enumerate(zip(expected, actual, strict=False)):
         if e != a:
             return (f"{path}[{index}] (of length {len(expected)}): expected {_show(expected[index:index + 20])}, "
                     f"actual {_show(actual[index:index + 20])}")
@@ -95,7 +96,7 @@ def _list_difference(element: str, path: str, expected, actual, ulps: int) -> st
         return _differ(path, f"a list of {len(expected)}", actual)
     if len(expected) != len(actual):
         return f"{path}: expected {len(expected)} elements, actual {len(actual)}"
-    for index, (e, a) in enumerate(zip(expected, actual)):
+    for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
         found = difference(element, e, a, f"{path}[{index}]", ulps)
         if found is not None:
             return found
@@ -153,5 +154,6 @@ def _show(value: object) -> str:
         return f"0x{text}..." if len(value) > _SHOWN else f"0x{text}"
     text = repr(value)
     if len(text) > _SHOWN:
-        return text[:_SHOWN] + f"... ({type(value).__name__} of length {len(value) if hasattr(value, '__len__') else '?'})"
+        length = len(value) if hasattr(value, "__len__") else "?"
+        return text[:_SHOWN] + f"... ({type(value).__name__} of length {length})"
     return text

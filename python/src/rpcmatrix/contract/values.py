@@ -45,7 +45,7 @@ def decode(type_name: str, value: object) -> object:
 def decode_args(operation: Operation, args: list) -> list:
     if len(args) != len(operation.params):
         raise ValueError(f"{operation.name} takes {len(operation.params)} arguments, {len(args)} given")
-    return [decode(param.type, arg) for param, arg in zip(operation.params, args)]
+    return [decode(param.type, arg) for param, arg in zip(operation.params, args, strict=True)]
 
 
 def decode_float(value: object, bits: int) -> float:

@@ -35,8 +35,8 @@ class NamingService:
         data.mkdir(parents=True, exist_ok=True)
         self.port = free_port(host)
         self._process = subprocess.Popen(
-            [OMNINAMES, "-start", str(self.port), "-always", "-datadir", str(data), "-ORBendPoint", f"giop:tcp:{host}:{self.port}",
-             "-ORBtraceLevel", "1"],
+            [OMNINAMES, "-start", str(self.port), "-always", "-datadir", str(data),
+             "-ORBendPoint", f"giop:tcp:{host}:{self.port}", "-ORBtraceLevel", "1"],
             stdin=subprocess.DEVNULL, stdout=sys.stderr, stderr=sys.stderr)
         self.context = self._wait(orb, host)
 

@@ -21,7 +21,7 @@ def _method(operation: Operation, reference: ReferenceBench):
 
     def method(self, *params):
         try:
-            return result_to_wire(call(*[convert(v) for convert, v in zip(converters, params)]))
+            return result_to_wire(call(*[convert(v) for convert, v in zip(converters, params, strict=True)]))
         except BenchError as error:
             raise idl.BenchError(error.code, error.message) from None
 

@@ -60,7 +60,7 @@ def _request_side(op: Operation) -> tuple[Callable, Callable]:
     if len(names) == 1:
         name = names[0]
         return (lambda value: message(**{name: value})), (lambda request: (read(request),))
-    return (lambda *args: message(**dict(zip(names, args)))), read
+    return (lambda *args: message(**dict(zip(names, args, strict=True)))), read
 
 
 def _response_side(op: Operation) -> tuple[Callable, Callable]:

@@ -2,8 +2,8 @@
 on stdout. A protocol supplies `connect(options)`, returning an adapter with the Bench methods in snake_case
 (see rpcmatrix.contract.reference.ReferenceBench), `close()`, and optionally `facts` (a dict answered by
 `connect`) and `published_metadata()` (for `metadata`: {"consumable": bool, "reason": str}, whether the
-stack can build a client from what the server publishes); an asynchronous adapter has coroutine methods and its own event loop in `.loop`
-(rpcmatrix.harness.calls). `options.registered` is the protocol's registry entry."""
+stack can build a client from what the server publishes); an asynchronous adapter has coroutine methods and
+its own event loop in `.loop` (rpcmatrix.harness.calls). `options.registered` is the protocol's registry entry."""
 from __future__ import annotations
 
 import argparse

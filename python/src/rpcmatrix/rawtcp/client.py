@@ -8,7 +8,6 @@ from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.harness.generic_client import GenericClient
 from rpcmatrix.rawtcp.codec import U8, U16, Reader, begin_frame, decoder, encoder, end_frame, read_frame
 
-
 # Per operation id: its id header and its parameters' encoders, built once.
 _REQUESTS = {op.id: (U16.pack(op.id), [encoder(p.type) for p in op.params]) for op in OPERATIONS if not op.is_stream}
 
@@ -38,7 +37,7 @@ class RawTcpClient(GenericClient):
             raise TypeError(f"{operation.name} takes {len(encoders)} arguments, {len(args)} given")
         frame = begin_frame()
         frame += header
-        for encode, arg in zip(encoders, args):
+        for encode, arg in zip(encoders, args, strict=True):
             encode(frame, arg)
         try:
             self._socket.sendall(end_frame(frame))

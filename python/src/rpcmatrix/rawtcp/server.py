@@ -10,8 +10,7 @@ import threading
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import BY_ID
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.rawtcp.codec import (U16, FrameTooLarge, Reader, begin_frame, decoder, encoder,
-                                    end_frame, read_frame)
+from rpcmatrix.rawtcp.codec import U16, FrameTooLarge, Reader, begin_frame, decoder, encoder, end_frame, read_frame
 
 STATUS_OK, STATUS_BENCH_ERROR, STATUS_OTHER_ERROR = 0, 1, 2
 

@@ -9,8 +9,21 @@ from __future__ import annotations
 import math
 
 from lxml import etree
-from spyne import (Application, Boolean, Byte, ByteArray, ComplexModel, Double, Fault, Float, Long,
-                   Service, Short, Unicode, rpc)
+from spyne import (
+    Application,
+    Boolean,
+    Byte,
+    ByteArray,
+    ComplexModel,
+    Double,
+    Fault,
+    Float,
+    Long,
+    Service,
+    Short,
+    Unicode,
+    rpc,
+)
 from spyne.model.primitive import Int
 
 from rpcmatrix.contract.model import BenchError
@@ -118,7 +131,7 @@ def _method(operation: Operation, reference: ReferenceBench):
 
     def handle(ctx, *args):
         try:
-            return result(call(*[convert(a) for convert, a in zip(arguments, args)]))
+            return result(call(*[convert(a) for convert, a in zip(arguments, args, strict=True)]))
         except BenchError as error:
             raise bench_fault(error) from None
 

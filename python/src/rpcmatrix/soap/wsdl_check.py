@@ -29,7 +29,8 @@ def check_wsdl(url: str) -> dict:
     for name, binding in bindings.items():
         missing = wanted - set(binding._operations)
         if not missing:
-            return {"ok": True, "reason": f"zeep built a client; binding {name} has the contract's {len(wanted)} operations"}
+            reason = f"zeep built a client; binding {name} has the contract's {len(wanted)} operations"
+            return {"ok": True, "reason": reason}
         missing_by_binding[name] = sorted(missing)
     if not missing_by_binding:
         return {"ok": False, "reason": "zeep read the WSDL, but it declares no binding"}

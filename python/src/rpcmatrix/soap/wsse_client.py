@@ -13,12 +13,21 @@ from zeep.wsse.compose import Compose
 from zeep.wsse.username import UsernameToken
 
 from rpcmatrix.contract.operations import BY_NAME, Operation
-from rpcmatrix.soap.client import TIMEOUT_S, SoapClient, zeep_client
 from rpcmatrix.soap.mapping import to_wire
 from rpcmatrix.soap.names import TNS
-from rpcmatrix.soap.wsse_common import (SIGNATURE, USERNAME_TOKEN, SecurityRefused, Timestamp, Trust,
-                                        check_timestamp, security_header, signer, username_credential,
-                                        verify_signature)
+from rpcmatrix.soap.plain_client import TIMEOUT_S, SoapClient, zeep_client
+from rpcmatrix.soap.wsse_common import (
+    SIGNATURE,
+    USERNAME_TOKEN,
+    SecurityRefused,
+    Timestamp,
+    Trust,
+    check_timestamp,
+    security_header,
+    signer,
+    username_credential,
+    verify_signature,
+)
 
 _EXPIRED_SHIFT = datetime.timedelta(minutes=-10)  # created 10 minutes ago, so expired 5 minutes ago
 _PING = BY_NAME["ping"]

@@ -15,9 +15,9 @@ from pathlib import Path
 import xmlsec
 from cryptography import x509
 from lxml import etree
+from zeep import ns
 from zeep.wsse import utils as wsse_utils
 from zeep.wsse.signature import BinarySignature, _verify_envelope_with_key
-from zeep import ns
 
 USERNAME_TOKEN = "username-token"
 SIGNATURE = "x509-signature"

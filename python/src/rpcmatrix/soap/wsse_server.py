@@ -16,9 +16,22 @@ from pathlib import Path
 from lxml import etree
 from zeep import ns
 
-from rpcmatrix.soap.wsse_common import (CLOCK_SKEW, SIGNATURE, TIMESTAMP_TTL, USERNAME_TOKEN, SecurityRefused,
-                                        Timestamp, Trust, check_timestamp, now, parse_datetime, security_header,
-                                        signer, username_credential, verify_signature)
+from rpcmatrix.soap.wsse_common import (
+    CLOCK_SKEW,
+    SIGNATURE,
+    TIMESTAMP_TTL,
+    USERNAME_TOKEN,
+    SecurityRefused,
+    Timestamp,
+    Trust,
+    check_timestamp,
+    now,
+    parse_datetime,
+    security_header,
+    signer,
+    username_credential,
+    verify_signature,
+)
 
 _WSSE = ns.WSSE
 _WSU = ns.WSU

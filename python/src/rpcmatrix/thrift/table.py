@@ -48,7 +48,7 @@ def _arguments(op: Operation) -> Callable | None:
     if len(checks) == 1:
         check = checks[0]
         return lambda value: (check(value),)
-    return lambda *args: tuple(value if c is None else c(value) for c, value in zip(checks, args))
+    return lambda *args: tuple(value if c is None else c(value) for c, value in zip(checks, args, strict=True))
 
 
 def _result(op: Operation) -> Callable | None:
