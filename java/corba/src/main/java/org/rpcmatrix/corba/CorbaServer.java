@@ -11,8 +11,12 @@ import org.jacorb.orb.iiop.IIOPProfile;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
+import org.rpcmatrix.core.OperationProxy;
+import org.rpcmatrix.core.ReferenceBench;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
+import rpcmatrix.BenchOperations;
+import rpcmatrix.BenchPOATie;
 
 /**
  * Bench and CalculatorFactory servants in JacORB's root POA, listening on the cell's address. corba-ior: their
@@ -43,7 +47,9 @@ final class CorbaServer implements RunningServer {
         ORB orb = Orbs.init(host, port);
         POA root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         root.the_POAManager().activate();
-        org.omg.CORBA.Object bench = root.servant_to_reference(new BenchServant());
+        // The generated tie servant (the POA skeleton, delegating to BenchOperations) over the operation table.
+        org.omg.CORBA.Object bench = root.servant_to_reference(new BenchPOATie(
+                OperationProxy.serve(BenchOperations.class, new ReferenceBench(), CorbaMapping.INSTANCE)));
         org.omg.CORBA.Object calculators = root.servant_to_reference(new CalculatorFactoryServant(root));
         int iiopPort = iiopPort(orb, bench);
         Thread orbThread = new Thread(orb::run, "orb-run");

@@ -58,7 +58,7 @@ final class BenchService implements BindableService {
             return;
         }
         for (double[] chunk : chunks) {
-            observer.onNext(ProtoMapping.toWire(chunk));
+            observer.onNext(GrpcMapping.toWire(chunk));
         }
         observer.onCompleted();
     }

@@ -104,7 +104,7 @@ final class GrpcClient extends OperationClient {
             Iterator<Doubles> stream = ClientCalls.blockingServerStreamingCall(channel,
                     BenchGrpc.getRandomDoublesStreamMethod(), CallOptions.DEFAULT, request);
             while (stream.hasNext()) {
-                chunks.add(ProtoMapping.fromWire(stream.next()));
+                chunks.add(GrpcMapping.fromWire(stream.next()));
             }
             return chunks;
         } catch (StatusRuntimeException e) {

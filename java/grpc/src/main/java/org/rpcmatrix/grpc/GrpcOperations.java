@@ -56,11 +56,11 @@ final class GrpcOperations {
         put(t, new GrpcOperation<>(Operation.ECHO_BOOL, BenchGrpc.getEchoBoolMethod(),
                 a -> bool((Boolean) a[0]), q -> args(q.getValue()), r -> bool((Boolean) r), BoolValue::getValue));
         put(t, new GrpcOperation<>(Operation.ECHO_INT8, BenchGrpc.getEchoInt8Method(),
-                a -> int8((Byte) a[0]), q -> args(ProtoMapping.int8FromWire(q.getValue())), r -> int8((Byte) r),
-                r -> ProtoMapping.int8FromWire(r.getValue())));
+                a -> int8((Byte) a[0]), q -> args(GrpcMapping.int8FromWire(q.getValue())), r -> int8((Byte) r),
+                r -> GrpcMapping.int8FromWire(r.getValue())));
         put(t, new GrpcOperation<>(Operation.ECHO_INT16, BenchGrpc.getEchoInt16Method(),
-                a -> int16((Short) a[0]), q -> args(ProtoMapping.int16FromWire(q.getValue())), r -> int16((Short) r),
-                r -> ProtoMapping.int16FromWire(r.getValue())));
+                a -> int16((Short) a[0]), q -> args(GrpcMapping.int16FromWire(q.getValue())), r -> int16((Short) r),
+                r -> GrpcMapping.int16FromWire(r.getValue())));
         put(t, new GrpcOperation<>(Operation.ECHO_INT32, BenchGrpc.getEchoInt32Method(),
                 a -> int32((Integer) a[0]), q -> args(q.getValue()), r -> int32((Integer) r), Int32Value::getValue));
         put(t, new GrpcOperation<>(Operation.ECHO_INT64, BenchGrpc.getEchoInt64Method(),
@@ -78,24 +78,24 @@ final class GrpcOperations {
                 a -> IsPrimeRequest.newBuilder().setN((Integer) a[0]).build(), q -> args(q.getN()),
                 r -> bool((Boolean) r), BoolValue::getValue));
         put(t, new GrpcOperation<>(Operation.AVERAGE, BenchGrpc.getAverageMethod(),
-                a -> ProtoMapping.toWire((double[]) a[0]), q -> args((Object) ProtoMapping.fromWire(q)),
+                a -> GrpcMapping.toWire((double[]) a[0]), q -> args((Object) GrpcMapping.fromWire(q)),
                 r -> float64((Double) r), Float64Value::getValue));
         put(t, new GrpcOperation<>(Operation.RANDOM_DOUBLES, BenchGrpc.getRandomDoublesMethod(),
                 a -> RandomDoublesRequest.newBuilder().setCount((Integer) a[0]).setSeed((Long) a[1]).build(),
-                q -> args(q.getCount(), q.getSeed()), r -> ProtoMapping.toWire((double[]) r), ProtoMapping::fromWire));
+                q -> args(q.getCount(), q.getSeed()), r -> GrpcMapping.toWire((double[]) r), GrpcMapping::fromWire));
         put(t, new GrpcOperation<>(Operation.LOG_TRANSFORM, BenchGrpc.getLogTransformMethod(),
-                a -> ProtoMapping.toWire((double[]) a[0]), q -> args((Object) ProtoMapping.fromWire(q)),
-                r -> ProtoMapping.toWire((double[]) r), ProtoMapping::fromWire));
+                a -> GrpcMapping.toWire((double[]) a[0]), q -> args((Object) GrpcMapping.fromWire(q)),
+                r -> GrpcMapping.toWire((double[]) r), GrpcMapping::fromWire));
         put(t, new GrpcOperation<>(Operation.GET_RECORD, BenchGrpc.getGetRecordMethod(),
                 a -> GetRecordRequest.newBuilder().setKey((String) a[0]).build(), q -> args(q.getKey()),
-                r -> ProtoMapping.toWire((Record) r), ProtoMapping::fromWire));
+                r -> GrpcMapping.toWire((Record) r), GrpcMapping::fromWire));
         put(t, new GrpcOperation<>(Operation.SEARCH_BOOKS, BenchGrpc.getSearchBooksMethod(),
                 a -> SearchBooksRequest.newBuilder().setQuery((String) a[0]).setCount((Integer) a[1]).build(),
-                q -> args(q.getQuery(), q.getCount()), r -> ProtoMapping.booksToWire(GrpcOperations.<Book>list(r)),
-                ProtoMapping::booksFromWire));
+                q -> args(q.getQuery(), q.getCount()), r -> GrpcMapping.booksToWire(GrpcOperations.<Book>list(r)),
+                GrpcMapping::booksFromWire));
         put(t, new GrpcOperation<>(Operation.GET_ITEMS, BenchGrpc.getGetItemsMethod(),
                 a -> GetItemsRequest.newBuilder().setCount((Integer) a[0]).build(), q -> args(q.getCount()),
-                r -> ProtoMapping.itemsToWire(GrpcOperations.<Item>list(r)), ProtoMapping::itemsFromWire));
+                r -> GrpcMapping.itemsToWire(GrpcOperations.<Item>list(r)), GrpcMapping::itemsFromWire));
         put(t, new GrpcOperation<>(Operation.FAIL, BenchGrpc.getFailMethod(),
                 a -> FailRequest.newBuilder().setCode((Integer) a[0]).setMessage((String) a[1]).build(),
                 q -> args(q.getCode(), q.getMessage()), r -> EMPTY, r -> null));

@@ -6,13 +6,11 @@ import com.caucho.burlap.io.AbstractBurlapInput;
 import com.caucho.hessian.io.AbstractHessianInput;
 import com.caucho.hessian.io.SerializerFactory;
 import java.io.InputStream;
-import java.util.List;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.BenchClient;
 import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Item;
+import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.OperationCaller;
+import org.rpcmatrix.core.OperationClient;
 import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.Record;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**
@@ -20,7 +18,9 @@ import org.rpcmatrix.httphost.HttpHost;
  * registry's variant) or BurlapProxyFactory. Both send each call with HttpURLConnection, whose keep-alive cache
  * reuses the connection from call to call; requests are buffered (not chunked) so they carry a Content-Length.
  */
-public final class CauchoBenchClient implements BenchClient {
+public final class CauchoBenchClient extends OperationClient {
+    private static final OperationCaller<WireApi> CALLS = OperationCaller.over(WireApi.class, HessianMapping.INSTANCE);
+
     private final WireApi proxy;
 
     CauchoBenchClient(WireApi proxy) {
@@ -71,113 +71,10 @@ public final class CauchoBenchClient implements BenchClient {
         }
     }
 
-    private interface Call<T> {
-        T run() throws Exception;
-    }
-
-    /** A fault carrying the contract's detail is BenchError; checked exceptions arrive wrapped by the proxy. */
-    private static <T> T call(Call<T> call) throws Exception {
-        try {
-            return call.run();
-        } catch (Exception e) {
-            throw FaultDetails.toBenchError(e);
-        }
-    }
-
+    /** A fault carrying the contract's detail is BenchError (HessianMapping); checked exceptions arrive wrapped by the proxy. */
     @Override
-    public void ping() throws Exception {
-        call(() -> {
-            proxy.ping();
-            return null;
-        });
-    }
-
-    @Override
-    public boolean echoBool(boolean value) throws Exception {
-        return call(() -> proxy.echoBool(value));
-    }
-
-    @Override
-    public byte echoInt8(byte value) throws Exception {
-        return (byte) Carriage.int8(call(() -> proxy.echoInt8(value)));
-    }
-
-    @Override
-    public short echoInt16(short value) throws Exception {
-        return (short) Carriage.int16(call(() -> proxy.echoInt16(value)));
-    }
-
-    @Override
-    public int echoInt32(int value) throws Exception {
-        return call(() -> proxy.echoInt32(value));
-    }
-
-    @Override
-    public long echoInt64(long value) throws Exception {
-        return call(() -> proxy.echoInt64(value));
-    }
-
-    @Override
-    public float echoFloat32(float value) throws Exception {
-        return Carriage.toFloat32(call(() -> proxy.echoFloat32(value)));
-    }
-
-    @Override
-    public double echoFloat64(double value) throws Exception {
-        return call(() -> proxy.echoFloat64(value));
-    }
-
-    @Override
-    public String echoString(String value) throws Exception {
-        return call(() -> proxy.echoString(value));
-    }
-
-    @Override
-    public byte[] echoBytes(byte[] value) throws Exception {
-        return call(() -> proxy.echoBytes(value));
-    }
-
-    @Override
-    public boolean isPrime(int n) throws Exception {
-        return call(() -> proxy.isPrime(n));
-    }
-
-    @Override
-    public double average(double[] values) throws Exception {
-        return call(() -> proxy.average(values));
-    }
-
-    @Override
-    public double[] randomDoubles(int count, long seed) throws Exception {
-        return call(() -> proxy.randomDoubles(count, seed));
-    }
-
-    @Override
-    public double[] logTransform(double[] values) throws Exception {
-        return call(() -> proxy.logTransform(values));
-    }
-
-    @Override
-    public Record getRecord(String key) throws Exception {
-        return Carriage.record(call(() -> proxy.getRecord(key)));
-    }
-
-    @Override
-    public List<Book> searchBooks(String query, int count) throws Exception {
-        return Carriage.books(call(() -> proxy.searchBooks(query, count)));
-    }
-
-    @Override
-    public List<Item> getItems(int count) throws Exception {
-        return Carriage.items(call(() -> proxy.getItems(count)));
-    }
-
-    @Override
-    public void fail(int code, String message) throws Exception {
-        call(() -> {
-            proxy.fail(code, message);
-            return null;
-        });
+    protected Object call(Operation op, Object... args) throws Exception {
+        return CALLS.call(proxy, op, args);
     }
 
     @Override

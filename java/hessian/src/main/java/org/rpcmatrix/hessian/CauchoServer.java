@@ -3,6 +3,8 @@ package org.rpcmatrix.hessian;
 import com.caucho.hessian.server.HessianServlet;
 import java.util.Map;
 import javax.servlet.Servlet;
+import org.rpcmatrix.core.Bench;
+import org.rpcmatrix.core.OperationProxy;
 import org.rpcmatrix.core.ReferenceBench;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
@@ -21,7 +23,12 @@ final class CauchoServer {
 
     static RunningServer start(ServerOptions options) throws Exception {
         return HttpHost.start(options, options.protocol().family(),
-                servlets(options.protocol().family(), new WireService(new ReferenceBench())));
+                servlets(options.protocol().family(), service(new ReferenceBench())));
+    }
+
+    /** {@link WireApi} answered by {@code bench} through the operation table, values per {@link HessianMapping}. */
+    static WireApi service(Bench bench) {
+        return OperationProxy.serve(WireApi.class, bench, HessianMapping.INSTANCE);
     }
 
     static Map<String, Servlet> servlets(String family, WireApi service) {

@@ -48,8 +48,8 @@ final class FaultDetails {
         int code;
         if (error instanceof WireApi.WireFault fault) {
             code = fault.code();
-        } else if (error instanceof Carriage.InvalidParams) {
-            code = Carriage.INVALID_PARAMS;
+        } else if (error instanceof HessianMapping.InvalidParams) {
+            code = HessianMapping.INVALID_PARAMS;
         } else {
             code = INTERNAL_ERROR;
         }

@@ -6,7 +6,8 @@ import java.io.Serializable;
  * The contract as Hessian and Burlap carry it (idl/CONTRACT.md, carriage): int8 and int16 travel as {@code int}
  * and float32 as {@code double}, checked by the receiver, because Hessian's own byte/short/float readers cast
  * silently. Structs come back as {@code Object}: a Java peer sends {@link WireStructs} objects, another language
- * may send maps, and the client reads both.
+ * may send maps, and the client reads both. Served and called over the operation table ({@code OperationProxy},
+ * {@code OperationCaller}) with {@link HessianMapping}: a method per operation, named as the contract's.
  */
 public interface WireApi {
     void ping();

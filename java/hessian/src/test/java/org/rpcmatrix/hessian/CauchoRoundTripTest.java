@@ -29,7 +29,7 @@ class CauchoRoundTripTest {
 
     private static HttpHost serve(Protocol protocol) throws Exception {
         return HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), new WireService(new ReferenceBench())));
+                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
     }
 
     @ParameterizedTest
@@ -82,7 +82,7 @@ class CauchoRoundTripTest {
                     throw FaultDetails.toBenchError(e);
                 }
             });
-            assertEquals(Carriage.INVALID_PARAMS, refused.code());
+            assertEquals(HessianMapping.INVALID_PARAMS, refused.code());
             client.ping(); // the connection still answers
         } finally {
             host.stop();
@@ -96,13 +96,13 @@ class CauchoRoundTripTest {
                 "created", 1_000_000_000_000L, "updated", 1_000_000_000_001L, "quantity", -3, "price", 2.5,
                 "weight", 0.25);
         assertEquals(List.of(new org.rpcmatrix.core.Item(5, "t", "d", "c", "o", 1_000_000_000_000L,
-                1_000_000_000_001L, -3, 2.5, 0.25f)), Carriage.items(List.of(item)));
+                1_000_000_000_001L, -3, 2.5, 0.25f)), HessianMapping.items(List.of(item)));
         Map<String, Object> record = Map.of("id", 7, "tags", List.of("a"), "values", List.of(1.5));
         assertEquals(java.util.Optional.empty(), Comparison.EXACT.firstDifference("result",
-                new org.rpcmatrix.core.Record(7, List.of("a"), new double[] {1.5}), Carriage.record(record)));
+                new org.rpcmatrix.core.Record(7, List.of("a"), new double[] {1.5}), HessianMapping.record(record)));
         // A float32 field that is not a float32 is refused, never rounded.
         Map<String, Object> bad = new java.util.HashMap<>(item);
         bad.put("weight", 0.1);
-        assertThrows(Carriage.InvalidParams.class, () -> Carriage.items(List.of(bad)));
+        assertThrows(HessianMapping.InvalidParams.class, () -> HessianMapping.items(List.of(bad)));
     }
 }

@@ -47,7 +47,7 @@ class ForeignClassTest {
     void aForeignClassIsRefusedAndNeverBuilt(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), new WireService(new ReferenceBench())));
+                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
         try {
             Hostile hostile = hostileProxy(protocol, host.port());
             Canary.BUILT.set(0);
@@ -65,7 +65,7 @@ class ForeignClassTest {
     void garbageIsAnsweredWithoutAStackTrace(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), new WireService(new ReferenceBench())));
+                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
         try {
             String path = Main.BURLAP.equals(protocol.family()) ? CauchoServer.BURLAP_PATH : CauchoServer.HESSIAN_PATH;
             java.net.HttpURLConnection http = (java.net.HttpURLConnection)

@@ -7,7 +7,8 @@ import org.rpcmatrix.core.BenchError;
 /**
  * The contract as a Java interface for HttpInvoker: Java serialization carries every contract type natively
  * (byte, short, float included), and BenchError is a declared checked exception. The structs are serializable
- * records (the core's records are not Serializable: no other protocol needs it).
+ * records (the core's records are not Serializable: no other protocol needs it). Served and called over the
+ * operation table ({@code OperationProxy}, {@code OperationCaller}) with {@link HttpInvokerMapping}.
  */
 public interface InvokerApi {
     void ping();

@@ -9,6 +9,8 @@ import javax.servlet.ServletException;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.rpcmatrix.core.Bench;
+import org.rpcmatrix.core.OperationProxy;
 import org.rpcmatrix.core.ReferenceBench;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
@@ -40,7 +42,12 @@ final class InvokerServer {
 
     static RunningServer start(ServerOptions options) throws Exception {
         return HttpHost.start(options, "httpinvoker",
-                Map.of(PATH, servlet(new InvokerService(new ReferenceBench()))));
+                Map.of(PATH, servlet(service(new ReferenceBench()))));
+    }
+
+    /** {@link InvokerApi} answered by {@code bench} through the operation table, values per {@link HttpInvokerMapping}. */
+    static InvokerApi service(Bench bench) {
+        return OperationProxy.serve(InvokerApi.class, bench, HttpInvokerMapping.INSTANCE);
     }
 
     static HttpServlet servlet(InvokerApi service) {

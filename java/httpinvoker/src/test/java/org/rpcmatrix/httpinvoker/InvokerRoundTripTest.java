@@ -12,6 +12,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.InvalidClassException;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,13 +40,19 @@ class InvokerRoundTripTest {
 
     @BeforeAll
     static void start() throws Exception {
-        InvokerService service = new InvokerService(new ReferenceBench()) {
-            @Override
-            public String echoString(String value) {
-                SMUGGLED_CALL_RAN.set(true);
-                return value;
-            }
-        };
+        InvokerApi reference = InvokerServer.service(new ReferenceBench());
+        // The service as served, noting whether echoString ran.
+        InvokerApi service = (InvokerApi) Proxy.newProxyInstance(InvokerApi.class.getClassLoader(),
+                new Class<?>[] {InvokerApi.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("echoString")) {
+                        SMUGGLED_CALL_RAN.set(true);
+                    }
+                    try {
+                        return method.invoke(reference, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
         host = HttpHost.start("127.0.0.1", 0, "test", Map.of(InvokerServer.PATH, InvokerServer.servlet(service)));
     }
 

@@ -8,7 +8,8 @@ import org.rpcmatrix.core.Record;
 /**
  * The methods jsonrpc4j serves, named as the contract's operations, with JSON-RPC's carriage
  * (idl/CONTRACT.md): int8 and int16 arrive as JSON integers read into {@code int} and range-checked, because
- * the contract wants a refusal (-32602) where a narrowing conversion would pass silently.
+ * the contract wants a refusal (-32602) where a narrowing conversion would pass silently. Served over the
+ * operation table ({@code OperationProxy}) with {@link JsonRpcMapping}: a method per operation, nothing else.
  */
 public interface JsonRpcApi {
     void ping();

@@ -3,13 +3,10 @@ package org.rpcmatrix.jsonrpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.googlecode.jsonrpc4j.ExceptionResolver;
 import com.googlecode.jsonrpc4j.JsonRpcClient;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.lang.reflect.Type;
-import java.util.List;
 import org.apache.http.HttpEntity;
 import org.apache.http.client.entity.GzipCompressingEntity;
 import org.apache.http.client.methods.CloseableHttpResponse;
@@ -23,12 +20,9 @@ import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
 import org.apache.http.util.EntityUtils;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Book;
 import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Item;
 import org.rpcmatrix.core.Operation;
 import org.rpcmatrix.core.OperationClient;
-import org.rpcmatrix.core.Record;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**
@@ -38,9 +32,6 @@ import org.rpcmatrix.httphost.HttpHost;
  * every call would open a new one.
  */
 public final class JsonRpcBenchClient extends OperationClient {
-    private static final Type BOOKS = TypeFactory.defaultInstance().constructCollectionType(List.class, Book.class);
-    private static final Type ITEMS = TypeFactory.defaultInstance().constructCollectionType(List.class, Item.class);
-
     private final JsonRpcClient rpc;
     private final CloseableHttpClient http;
     private final String url;
@@ -67,7 +58,7 @@ public final class JsonRpcBenchClient extends OperationClient {
      * transparent decompression of the answer.
      */
     static JsonRpcBenchClient create(String host, int port, boolean gzip) {
-        ObjectMapper mapper = Mappers.create();
+        ObjectMapper mapper = JsonRpcMapping.objectMapper();
         JsonRpcClient rpc = new JsonRpcClient(mapper);
         rpc.setExceptionResolver(ERRORS);
         PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
@@ -115,8 +106,8 @@ public final class JsonRpcBenchClient extends OperationClient {
         post.setEntity(gzip ? new GzipCompressingEntity(entity) : entity);
         try (CloseableHttpResponse response = http.execute(post)) {
             try (InputStream in = response.getEntity().getContent()) {
-                Object result = rpc.readResponse(returnType(op), in);
-                return fromWire(op, result);
+                Object result = rpc.readResponse(JsonRpcMapping.answerType(op.returnType()), in);
+                return JsonRpcMapping.answerFromWire(op.returnType(), result);
             } catch (Exception e) {
                 throw e;
             } catch (Throwable t) {
@@ -126,46 +117,6 @@ public final class JsonRpcBenchClient extends OperationClient {
                 EntityUtils.consumeQuietly(response.getEntity());
             }
         }
-    }
-
-    private static Type returnType(Operation op) {
-        return switch (op.returnType()) {
-            case "void" -> Object.class;
-            case "bool" -> Boolean.class;
-            case "int8", "int16", "int32" -> Integer.class;
-            case "int64" -> Long.class;
-            case "float32" -> Float.class;
-            case "float64" -> Double.class;
-            case "string" -> String.class;
-            case "bytes" -> byte[].class;
-            case "float64[]" -> double[].class;
-            case "Record" -> Record.class;
-            case "Book[]" -> BOOKS;
-            case "Item[]" -> ITEMS;
-            default -> throw new IllegalArgumentException("no JSON-RPC type for " + op.returnType());
-        };
-    }
-
-    /** Narrows int8 and int16 answers, refusing what does not fit (never a silent truncation). */
-    private static Object fromWire(Operation op, Object result) {
-        return switch (op.returnType()) {
-            case "void" -> null;
-            case "int8" -> {
-                int v = (Integer) result;
-                if (v != (byte) v) {
-                    throw new IllegalStateException("int8 out of range: " + v);
-                }
-                yield (byte) v;
-            }
-            case "int16" -> {
-                int v = (Integer) result;
-                if (v != (short) v) {
-                    throw new IllegalStateException("int16 out of range: " + v);
-                }
-                yield (short) v;
-            }
-            default -> result;
-        };
     }
 
     @Override

@@ -12,7 +12,9 @@ import java.util.Map;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.OperationProxy;
 import org.rpcmatrix.core.ReferenceBench;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
@@ -32,11 +34,16 @@ final class JsonRpcBenchServer {
             throw new IllegalArgumentException("jsonrpc4j 1.6's JsonRpcServer cannot serve " + options.protocol().name()
                     + ": it ignores the Accept-Encoding it reads and never reads Content-Encoding");
         }
-        return HttpHost.start(options, "jsonrpc", Map.of(PATH, servlet(new JsonRpcService(new ReferenceBench()))));
+        return HttpHost.start(options, "jsonrpc", Map.of(PATH, servlet(service(new ReferenceBench()))));
+    }
+
+    /** {@link JsonRpcApi} answered by {@code bench} through the operation table, values per {@link JsonRpcMapping}. */
+    static JsonRpcApi service(Bench bench) {
+        return OperationProxy.serve(JsonRpcApi.class, bench, JsonRpcMapping.INSTANCE);
     }
 
     static HttpServlet servlet(JsonRpcApi service) {
-        JsonRpcServer server = new JsonRpcServer(Mappers.create(), service, JsonRpcApi.class);
+        JsonRpcServer server = new JsonRpcServer(JsonRpcMapping.objectMapper(), service, JsonRpcApi.class);
         server.setErrorResolver(BENCH_ERRORS);
         server.setHttpStatusCodeProvider(ALWAYS_OK);
         server.setContentType(CONTENT_TYPE);
@@ -59,7 +66,7 @@ final class JsonRpcBenchServer {
             if (t instanceof BenchError e) {
                 return new JsonError(e.code(), e.getMessage(), null);
             }
-            if (t instanceof JsonRpcService.InvalidParams) {
+            if (t instanceof JsonRpcMapping.InvalidParams) {
                 return new JsonError(JsonError.METHOD_PARAMS_INVALID.code, t.getMessage(), null);
             }
             return new JsonError(JsonError.INTERNAL_ERROR.code, String.valueOf(t.getMessage()), null);

@@ -32,7 +32,7 @@ class JsonRpcRoundTripTest {
     @BeforeAll
     static void start() throws Exception {
         host = HttpHost.start("127.0.0.1", 0, "test",
-                Map.of(JsonRpcBenchServer.PATH, JsonRpcBenchServer.servlet(new JsonRpcService(new ReferenceBench()))));
+                Map.of(JsonRpcBenchServer.PATH, JsonRpcBenchServer.servlet(JsonRpcBenchServer.service(new ReferenceBench()))));
     }
 
     @AfterAll

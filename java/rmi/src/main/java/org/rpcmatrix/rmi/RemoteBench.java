@@ -8,6 +8,8 @@ import org.rpcmatrix.core.BenchError;
 /**
  * The contract's operations (idl/contract.json) as an RMI remote interface, written by hand: RMI has no IDL
  * compiler. Structs travel as the Serializable records of {@link RmiTypes}; BenchError by serialization.
+ * Served and called over the operation table ({@code OperationProxy}, {@code OperationCaller}) with
+ * {@link RmiMapping}: a dynamic proxy exported with UnicastRemoteObject, as any Remote object.
  */
 public interface RemoteBench extends Remote {
     void ping() throws RemoteException;

@@ -9,25 +9,24 @@ import java.rmi.NotBoundException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
 import java.security.GeneralSecurityException;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 import org.rpcmatrix.core.AttackClient;
 import org.rpcmatrix.core.BenchClient;
-import org.rpcmatrix.core.Book;
 import org.rpcmatrix.core.CalculatorClient;
 import org.rpcmatrix.core.ClientOptions;
 import org.rpcmatrix.core.ConnectFigures;
-import org.rpcmatrix.core.Item;
 import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.OperationCaller;
+import org.rpcmatrix.core.OperationClient;
 
 /**
  * Stubs looked up in the server's RMI registry; calls go over RMI's pooled connections (one reused connection
  * for one caller; an idle one closes after sun.rmi.transport.connectionTimeout, 15 s by default).
  */
-final class RmiClient implements BenchClient, CalculatorClient, AttackClient, ConnectFigures {
+final class RmiClient extends OperationClient implements CalculatorClient, AttackClient, ConnectFigures {
+    private static final OperationCaller<RemoteBench> CALLS = OperationCaller.over(RemoteBench.class, RmiMapping.INSTANCE);
     private static final String NO_CERTIFICATE = "no-client-certificate";
     private static final String UNTRUSTED_CERTIFICATE = "untrusted-client-certificate";
 
@@ -88,96 +87,10 @@ final class RmiClient implements BenchClient, CalculatorClient, AttackClient, Co
         return Map.of("registry_lookup", "Bench, CalculatorFactory");
     }
 
-    // The contract's operations: the stub's, with the structs converted back to core's types.
-
+    /** The contract's operations: the stub's, values per {@link RmiMapping}. */
     @Override
-    public void ping() throws Exception {
-        bench.ping();
-    }
-
-    @Override
-    public boolean echoBool(boolean value) throws Exception {
-        return bench.echoBool(value);
-    }
-
-    @Override
-    public byte echoInt8(byte value) throws Exception {
-        return bench.echoInt8(value);
-    }
-
-    @Override
-    public short echoInt16(short value) throws Exception {
-        return bench.echoInt16(value);
-    }
-
-    @Override
-    public int echoInt32(int value) throws Exception {
-        return bench.echoInt32(value);
-    }
-
-    @Override
-    public long echoInt64(long value) throws Exception {
-        return bench.echoInt64(value);
-    }
-
-    @Override
-    public float echoFloat32(float value) throws Exception {
-        return bench.echoFloat32(value);
-    }
-
-    @Override
-    public double echoFloat64(double value) throws Exception {
-        return bench.echoFloat64(value);
-    }
-
-    @Override
-    public String echoString(String value) throws Exception {
-        return bench.echoString(value);
-    }
-
-    @Override
-    public byte[] echoBytes(byte[] value) throws Exception {
-        return bench.echoBytes(value);
-    }
-
-    @Override
-    public boolean isPrime(int n) throws Exception {
-        return bench.isPrime(n);
-    }
-
-    @Override
-    public double average(double[] values) throws Exception {
-        return bench.average(values);
-    }
-
-    @Override
-    public double[] randomDoubles(int count, long seed) throws Exception {
-        return bench.randomDoubles(count, seed);
-    }
-
-    @Override
-    public double[] logTransform(double[] values) throws Exception {
-        return bench.logTransform(values);
-    }
-
-    @Override
-    public Record getRecord(String key) throws Exception {
-        return RmiTypes.fromWire(bench.getRecord(key));
-    }
-
-    @Override
-    public List<Book> searchBooks(String query, int count) throws Exception {
-        return RmiTypes.booksFromWire(bench.searchBooks(query, count));
-    }
-
-    @Override
-    public List<Item> getItems(int count) throws Exception {
-        return RmiTypes.itemsFromWire(bench.getItems(count));
-    }
-
-    @Override
-    public void fail(int code, String message) throws Exception {
-        bench.fail(code, message);
+    protected Object call(Operation op, Object... args) throws Exception {
+        return CALLS.call(bench, op, args);
     }
 
     // Remote objects (CONTRACT.md#objects).

@@ -5,9 +5,9 @@ import javax.xml.ws.soap.SOAPFaultException;
 import org.apache.cxf.frontend.ClientProxy;
 import org.apache.cxf.message.Message;
 import org.apache.wss4j.dom.WSConstants;
+import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.Operation;
 import org.rpcmatrix.soap.generated.Bench;
-import org.rpcmatrix.soap.generated.BenchErrorFault;
 
 /**
  * The WS-Security attacks of CONTRACT.md#vectors, each made with a proxy that is correct but for the one
@@ -40,7 +40,7 @@ final class Attacks {
     private static String send(ProxyBuilder builder, Operation op, Object[] args) throws Exception {
         Bench bench = builder.build();
         try {
-            SoapBenchClient.call(bench, op, args);
+            SoapBenchClient.CALLS.call(bench, op, args);
             return null;
         } catch (SOAPFaultException e) {
             // A fault made here (the answer failed this client's own checks) is not a refusal: the server
@@ -50,7 +50,7 @@ final class Attacks {
                 return null;
             }
             return Faults.describe(e);
-        } catch (BenchErrorFault e) {
+        } catch (BenchError e) {
             return null; // the server ran the operation: that is an answer, not a refusal
         } finally {
             ProxyBuilder.destroy(bench);

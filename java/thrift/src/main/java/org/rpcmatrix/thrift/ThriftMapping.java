@@ -4,17 +4,62 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.thrift.TBaseHelper;
+import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocolException;
 import org.rpcmatrix.core.Book;
 import org.rpcmatrix.core.Item;
 import org.rpcmatrix.core.Record;
 
 /**
- * The contract's carriage on Thrift (CONTRACT.md#carriage) between the core types and the generated ones.
+ * The contract's carriage on Thrift (CONTRACT.md#carriage) between the core types and the generated ones, by
+ * contract type: how a value of each type of idl/contract.json travels in the structs generated from
+ * idl/bench.thrift. Converters are picked once per operation ({@link ThriftOperation}), not per call.
  * Thrift has no 32-bit float: a float32 travels as a double, and the receiver checks that it is exactly one.
  */
 final class ThriftMapping {
     private ThriftMapping() {
+    }
+
+    /** Converts one value; may reject it (a double that is not exactly a float32, a missing field). */
+    @FunctionalInterface
+    interface Converter {
+        Object apply(Object value) throws TException;
+    }
+
+    private static final Converter SAME = value -> value;
+
+    /** Contract value to Thrift field value. */
+    static Converter toWire(String type) {
+        return switch (type) {
+            case "void", "bool", "int8", "int16", "int32", "int64", "float64", "string" -> SAME;
+            case "float32" -> value -> (double) (Float) value;
+            case "bytes" -> value -> ByteBuffer.wrap((byte[]) value);
+            case "float64[]" -> value -> toList((double[]) value);
+            case "Record" -> value -> toThrift((Record) value);
+            case "Book[]" -> value -> booksToThrift(ThriftMapping.<Book>list(value));
+            case "Item[]" -> value -> itemsToThrift(ThriftMapping.<Item>list(value));
+            default -> throw new IllegalArgumentException("no Thrift mapping for " + type);
+        };
+    }
+
+    /** Thrift field value to contract value; {@code what} names the value in errors. */
+    static Converter fromWire(String type, String what) {
+        return switch (type) {
+            case "void", "bool", "int8", "int16", "int32", "int64", "float64", "string" -> SAME;
+            case "float32" -> value -> toFloat32((Double) value, what);
+            // The generated getFieldValue gives binary fields as a right-sized byte[].
+            case "bytes" -> value -> value instanceof byte[] bytes ? bytes : toBytes((ByteBuffer) value);
+            case "float64[]" -> value -> toArray(ThriftMapping.<Double>list(value));
+            case "Record" -> value -> fromThrift((org.rpcmatrix.thrift.gen.Record) value);
+            case "Book[]" -> value -> booksFromThrift(list(value));
+            case "Item[]" -> value -> itemsFromThrift(list(value));
+            default -> throw new IllegalArgumentException("no Thrift mapping for " + type);
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> list(Object value) {
+        return (List<T>) value;
     }
 
     /** The float32 a received double carries; rejects a double that is not exactly a float32 (any NaN is). */

@@ -17,8 +17,8 @@ import org.rpcmatrix.thrift.gen.Bench;
  * {@code getFieldValue}/{@code setFieldValue} switches: no reflection.
  */
 record ThriftOperation(Operation op, Supplier<TBase<?, ?>> args, Supplier<TBase<?, ?>> result,
-        List<ThriftTypes.Converter> paramsToThrift, List<ThriftTypes.Converter> paramsFromThrift,
-        ThriftTypes.Converter resultToThrift, ThriftTypes.Converter resultFromThrift) {
+        List<ThriftMapping.Converter> paramsToThrift, List<ThriftMapping.Converter> paramsFromThrift,
+        ThriftMapping.Converter resultToThrift, ThriftMapping.Converter resultFromThrift) {
 
     static final short SUCCESS = 0;
     static final short ERROR = 1;
@@ -52,14 +52,14 @@ record ThriftOperation(Operation op, Supplier<TBase<?, ?>> args, Supplier<TBase<
     private static void put(Map<Operation, ThriftOperation> table, Operation op, Supplier<TBase<?, ?>> args,
             Supplier<TBase<?, ?>> result) {
         List<String> types = op.paramTypes();
-        ThriftTypes.Converter[] to = new ThriftTypes.Converter[types.size()];
-        ThriftTypes.Converter[] from = new ThriftTypes.Converter[types.size()];
+        ThriftMapping.Converter[] to = new ThriftMapping.Converter[types.size()];
+        ThriftMapping.Converter[] from = new ThriftMapping.Converter[types.size()];
         for (int i = 0; i < to.length; i++) {
-            to[i] = ThriftTypes.toThrift(types.get(i));
-            from[i] = ThriftTypes.fromThrift(types.get(i), op.contractName() + " value");
+            to[i] = ThriftMapping.toWire(types.get(i));
+            from[i] = ThriftMapping.fromWire(types.get(i), op.contractName() + " value");
         }
         table.put(op, new ThriftOperation(op, args, result, List.of(to), List.of(from),
-                ThriftTypes.toThrift(op.returnType()), ThriftTypes.fromThrift(op.returnType(), op.contractName() + " result")));
+                ThriftMapping.toWire(op.returnType()), ThriftMapping.fromWire(op.returnType(), op.contractName() + " result")));
     }
 
     boolean returnsVoid() {

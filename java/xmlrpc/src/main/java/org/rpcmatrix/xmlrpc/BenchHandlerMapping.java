@@ -11,7 +11,7 @@ import org.rpcmatrix.core.Operation;
 
 /**
  * Maps the contract's operation names, exactly as written (no "Bench." prefix, which the library's
- * reflective mappings would add), to the contract's behaviour, converting values per {@link XmlRpcCarriage}.
+ * reflective mappings would add), to the contract's behaviour, converting values per {@link XmlRpcMapping}.
  */
 final class BenchHandlerMapping implements XmlRpcHandlerMapping {
     /** XML-RPC's conventional fault codes (specs.xmlrpc.com/spec, "fault codes" interoperability note). */
@@ -43,13 +43,13 @@ final class BenchHandlerMapping implements XmlRpcHandlerMapping {
         Object[] args = new Object[count];
         try {
             for (int i = 0; i < count; i++) {
-                args[i] = XmlRpcCarriage.fromWire(op.paramTypes().get(i), request.getParameter(i));
+                args[i] = XmlRpcMapping.fromWire(op.paramTypes().get(i), request.getParameter(i));
             }
-        } catch (XmlRpcCarriage.CarriageException e) {
+        } catch (XmlRpcMapping.CarriageException e) {
             throw new XmlRpcException(INVALID_PARAMS, e.getMessage());
         }
         try {
-            return XmlRpcCarriage.toWire(op.returnType(), op.invoke(bench, args));
+            return XmlRpcMapping.toWire(op.returnType(), op.invoke(bench, args));
         } catch (BenchError e) {
             throw new XmlRpcException(e.code(), e.getMessage());
         } catch (Exception e) {

@@ -13,7 +13,7 @@ import org.rpcmatrix.core.ReferenceBench;
  * The library's servlet, serving the contract in strict XML-RPC. Its vendor extensions stay off, except in the
  * gzip variant: the library reads a gzip request and gzips its answer only with them on
  * ({@code XmlRpcStreamServer.getInputStream}, {@code XmlRpcHttpServer.getOutputStream}); the handlers still
- * answer in standard XML-RPC types only (XmlRpcCarriage), and read only those ({@link ContractTypeFactory}); no
+ * answer in standard XML-RPC types only (XmlRpcMapping), and read only those ({@link ContractTypeFactory}); no
  * document type declaration is read ({@link XmlParsers}).
  */
 final class BenchXmlRpcServlet extends XmlRpcServlet {

@@ -11,7 +11,7 @@ import org.apache.ws.commons.util.NamespaceContextImpl;
  * Reads the standard XML-RPC types only. The gzip variant needs the library's vendor extensions switched on
  * (it compresses only then), and with them the library would also read {@code <ex:serializable>} through a plain
  * ObjectInputStream (CVE-2016-5003: objects built from the peer's bytes) and {@code <ex:dom>} and the other
- * extension types. The carriage ({@link XmlRpcCarriage}) sends none of them, so every extension type is an
+ * extension types. The carriage ({@link XmlRpcMapping}) sends none of them, so every extension type is an
  * unknown type here: the parser refuses the message before any value is built.
  */
 final class ContractTypeFactory extends TypeFactoryImpl {

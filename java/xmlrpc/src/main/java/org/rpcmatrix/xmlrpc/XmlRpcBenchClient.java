@@ -26,7 +26,7 @@ public final class XmlRpcBenchClient extends OperationClient {
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
         config.setServerURL(new URL("http", host, options.port(), JettyXmlRpcServer.PATH));
         boolean gzip = options.protocol().gzip();
-        // The library compresses only with its vendor extensions on; the carriage (XmlRpcCarriage) sends only
+        // The library compresses only with its vendor extensions on; the carriage (XmlRpcMapping) sends only
         // standard XML-RPC types either way.
         config.setEnabledForExtensions(gzip);
         config.setGzipCompressing(gzip);
@@ -49,7 +49,7 @@ public final class XmlRpcBenchClient extends OperationClient {
     protected Object call(Operation op, Object... args) throws Exception {
         Object[] params = new Object[args.length];
         for (int i = 0; i < args.length; i++) {
-            params[i] = XmlRpcCarriage.toWire(op.paramTypes().get(i), args[i]);
+            params[i] = XmlRpcMapping.toWire(op.paramTypes().get(i), args[i]);
         }
         Object result;
         try {
@@ -62,7 +62,7 @@ public final class XmlRpcBenchClient extends OperationClient {
             }
             throw e;
         }
-        return XmlRpcCarriage.fromWire(op.returnType(), result);
+        return XmlRpcMapping.fromWire(op.returnType(), result);
     }
 
     @Override

@@ -14,8 +14,8 @@ import org.rpcmatrix.grpc.proto.Items;
  * idl/bench.proto. int8 and int16 travel as sint32, so whoever receives one checks its range
  * (CONTRACT.md#carriage): a value that does not fit is rejected, never truncated.
  */
-final class ProtoMapping {
-    private ProtoMapping() {}
+final class GrpcMapping {
+    private GrpcMapping() {}
 
     static byte int8FromWire(int value) {
         if (value < Byte.MIN_VALUE || value > Byte.MAX_VALUE) {

@@ -5,14 +5,90 @@ import java.util.List;
 import org.rpcmatrix.core.Book;
 import org.rpcmatrix.core.Item;
 import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.WireMapping;
 
 /**
- * The contract's types and the JAXB classes generated from idl/bench.xsd. Every XSD type is native (xs:byte,
- * xs:short, xs:long, xs:float, xs:double with NaN/INF, xs:base64Binary), so only the containers change shape:
- * a float64[] is a repeated xs:double element (List&lt;Double&gt; in JAXB), structs are JAXB beans.
+ * SOAP's carriage of the contract's values in the port type and JAXB classes generated from idl/bench.wsdl and
+ * bench.xsd, by contract type. Every XSD type is native (xs:byte, xs:short, xs:long, xs:float, xs:double with
+ * NaN/INF, xs:base64Binary), so only the containers change shape: a float64[] is a repeated xs:double element
+ * (List&lt;Double&gt; in JAXB), structs are JAXB beans; BenchError is the declared fault {@code BenchErrorFault}.
  */
-final class SoapCarriage {
-    private SoapCarriage() {
+final class SoapMapping implements WireMapping {
+    static final SoapMapping INSTANCE = new SoapMapping();
+
+    private SoapMapping() {
+    }
+
+    @Override
+    public Converter toWire(String type) {
+        return switch (type) {
+            case "float64[]" -> value -> toList((double[]) value);
+            case "Record" -> value -> toWire((Record) value);
+            case "Book[]" -> value -> {
+                List<Book> books = list(value);
+                List<org.rpcmatrix.soap.generated.Book> wire = new ArrayList<>(books.size());
+                for (Book book : books) {
+                    wire.add(toWire(book));
+                }
+                return wire;
+            };
+            case "Item[]" -> value -> {
+                List<Item> items = list(value);
+                List<org.rpcmatrix.soap.generated.Item> wire = new ArrayList<>(items.size());
+                for (Item item : items) {
+                    wire.add(toWire(item));
+                }
+                return wire;
+            };
+            default -> scalar(type);
+        };
+    }
+
+    @Override
+    public Converter fromWire(String type) {
+        return switch (type) {
+            case "float64[]" -> value -> toArray(list(value));
+            case "Record" -> value -> fromWire((org.rpcmatrix.soap.generated.Record) value);
+            case "Book[]" -> value -> {
+                List<org.rpcmatrix.soap.generated.Book> wire = list(value);
+                List<Book> books = new ArrayList<>();
+                for (org.rpcmatrix.soap.generated.Book book : wire) {
+                    books.add(fromWire(book));
+                }
+                return books;
+            };
+            case "Item[]" -> value -> {
+                List<org.rpcmatrix.soap.generated.Item> wire = list(value);
+                List<Item> items = new ArrayList<>();
+                for (org.rpcmatrix.soap.generated.Item item : wire) {
+                    items.add(fromWire(item));
+                }
+                return items;
+            };
+            default -> scalar(type);
+        };
+    }
+
+    private static Converter scalar(String type) {
+        return switch (type) {
+            case "void", "bool", "int8", "int16", "int32", "int64", "float32", "float64", "string", "bytes" -> SAME;
+            default -> throw new IllegalArgumentException("no SOAP carriage for " + type);
+        };
+    }
+
+    @Override
+    public Exception fault(org.rpcmatrix.core.BenchError error) {
+        return toFault(error);
+    }
+
+    @Override
+    public Exception error(Exception raised) {
+        return raised instanceof org.rpcmatrix.soap.generated.BenchErrorFault fault ? fromFault(fault) : raised;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> list(Object value) {
+        return (List<T>) value;
     }
 
     static List<Double> toList(double[] values) {

@@ -13,18 +13,18 @@ import org.rpcmatrix.core.Comparison;
 import org.rpcmatrix.core.ReferenceBench;
 
 /** CONTRACT.md#carriage for XML-RPC: what travels as what, and what the receiver refuses. */
-class XmlRpcCarriageTest {
+class XmlRpcMappingTest {
     private static void refused(String type, Object wire) {
-        assertThrows(XmlRpcCarriage.CarriageException.class, () -> XmlRpcCarriage.fromWire(type, wire),
+        assertThrows(XmlRpcMapping.CarriageException.class, () -> XmlRpcMapping.fromWire(type, wire),
                 type + " " + wire);
     }
 
     @Test
     void int64AndTimestampsTravelAsDecimalStrings() {
-        assertEquals("-9223372036854775808", XmlRpcCarriage.toWire("int64", Long.MIN_VALUE));
-        assertEquals("1000000000000", XmlRpcCarriage.toWire("timestamp", 1000000000000L));
-        assertEquals(Long.MAX_VALUE, XmlRpcCarriage.fromWire("int64", "9223372036854775807"));
-        assertEquals(-42L, XmlRpcCarriage.fromWire("int64", "-42"));
+        assertEquals("-9223372036854775808", XmlRpcMapping.toWire("int64", Long.MIN_VALUE));
+        assertEquals("1000000000000", XmlRpcMapping.toWire("timestamp", 1000000000000L));
+        assertEquals(Long.MAX_VALUE, XmlRpcMapping.fromWire("int64", "9223372036854775807"));
+        assertEquals(-42L, XmlRpcMapping.fromWire("int64", "-42"));
         refused("int64", "9223372036854775808");
         refused("int64", "+5");
         refused("int64", "12a");
@@ -36,9 +36,9 @@ class XmlRpcCarriageTest {
 
     @Test
     void smallIntegersTravelAsRangeCheckedInts() {
-        assertEquals(-128, XmlRpcCarriage.toWire("int8", (byte) -128));
-        assertEquals((byte) 127, XmlRpcCarriage.fromWire("int8", 127));
-        assertEquals((short) -32768, XmlRpcCarriage.fromWire("int16", -32768));
+        assertEquals(-128, XmlRpcMapping.toWire("int8", (byte) -128));
+        assertEquals((byte) 127, XmlRpcMapping.fromWire("int8", 127));
+        assertEquals((short) -32768, XmlRpcMapping.fromWire("int16", -32768));
         refused("int8", 128);
         refused("int8", -129);
         refused("int16", 32768);
@@ -47,9 +47,9 @@ class XmlRpcCarriageTest {
 
     @Test
     void float32TravelsAsADoubleThatMustBeExactlyAFloat32() {
-        assertEquals(0.10000000149011612, XmlRpcCarriage.toWire("float32", 0.1f));
-        assertEquals(Float.MIN_VALUE, XmlRpcCarriage.fromWire("float32", (double) Float.MIN_VALUE));
-        assertEquals(Float.MAX_VALUE, XmlRpcCarriage.fromWire("float32", (double) Float.MAX_VALUE));
+        assertEquals(0.10000000149011612, XmlRpcMapping.toWire("float32", 0.1f));
+        assertEquals(Float.MIN_VALUE, XmlRpcMapping.fromWire("float32", (double) Float.MIN_VALUE));
+        assertEquals(Float.MAX_VALUE, XmlRpcMapping.fromWire("float32", (double) Float.MAX_VALUE));
         refused("float32", 0.1);
         refused("float32", Double.MAX_VALUE);
         refused("float32", Double.MIN_VALUE);
@@ -57,8 +57,8 @@ class XmlRpcCarriageTest {
 
     @Test
     void voidTravelsAsTrue() {
-        assertEquals(Boolean.TRUE, XmlRpcCarriage.toWire("void", null));
-        assertNull(XmlRpcCarriage.fromWire("void", Boolean.TRUE));
+        assertEquals(Boolean.TRUE, XmlRpcMapping.toWire("void", null));
+        assertNull(XmlRpcMapping.fromWire("void", Boolean.TRUE));
         refused("void", Boolean.FALSE);
         refused("void", "");
     }
@@ -71,16 +71,16 @@ class XmlRpcCarriageTest {
             {"Book[]", bench.searchBooks("q", 10)}, {"Item[]", bench.getItems(10)}, {"bytes", new byte[] {0, -1}},
         };
         for (Object[] c : cases) {
-            Object back = XmlRpcCarriage.fromWire((String) c[0], XmlRpcCarriage.toWire((String) c[0], c[1]));
+            Object back = XmlRpcMapping.fromWire((String) c[0], XmlRpcMapping.toWire((String) c[0], c[1]));
             assertTrue(Comparison.EXACT.firstDifference("v", c[1], back).isEmpty(), (String) c[0]);
         }
-        assertArrayEquals(new Object[] {1.0, 2.0}, (Object[]) XmlRpcCarriage.toWire("float64[]", new double[] {1, 2}));
+        assertArrayEquals(new Object[] {1.0, 2.0}, (Object[]) XmlRpcMapping.toWire("float64[]", new double[] {1, 2}));
     }
 
     @Test
     void structMembersUseContractNamesAndAreChecked() {
         @SuppressWarnings("unchecked")
-        Map<String, Object> record = (Map<String, Object>) XmlRpcCarriage.toWire("Record", new ReferenceBench().getRecord(""));
+        Map<String, Object> record = (Map<String, Object>) XmlRpcMapping.toWire("Record", new ReferenceBench().getRecord(""));
         assertEquals(List.of("id", "tags", "values"), List.copyOf(record.keySet()));
         assertTrue(record.get("id") instanceof String);
         record.remove("tags");

@@ -16,10 +16,10 @@ import org.rpcmatrix.core.Record;
  * and rejects what does not fit with a {@link CarriageException}, never truncating.
  * On the Java side the library gives Boolean, Integer, String, Double, byte[], Object[] and Map.
  */
-final class XmlRpcCarriage {
+final class XmlRpcMapping {
     private static final Pattern DECIMAL_INTEGER = Pattern.compile("-?[0-9]{1,19}");
 
-    private XmlRpcCarriage() {
+    private XmlRpcMapping() {
     }
 
     /** A value that does not fit the type it should carry. */

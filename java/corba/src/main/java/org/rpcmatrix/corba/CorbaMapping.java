@@ -3,13 +3,64 @@ package org.rpcmatrix.corba;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.Book;
 import org.rpcmatrix.core.Item;
 import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.WireMapping;
 
-/** The contract's structs between core's types and the IDL compiler's (sequences are arrays there). */
-final class CorbaTypes {
-    private CorbaTypes() {
+/**
+ * IIOP's carriage of the contract's values in the IDL compiler's types ({@code rpcmatrix.BenchOperations}), by
+ * contract type: every scalar is native (int8 travels as an octet: Java's byte holds the same two's-complement
+ * bits), the structs are the generated ones (sequences are arrays there), BenchError the IDL user exception.
+ */
+final class CorbaMapping implements WireMapping {
+    static final CorbaMapping INSTANCE = new CorbaMapping();
+
+    private CorbaMapping() {
+    }
+
+    @Override
+    public Converter toWire(String type) {
+        return switch (type) {
+            case "Record" -> value -> toIdl((Record) value);
+            case "Book[]" -> value -> booksToIdl(list(value));
+            case "Item[]" -> value -> itemsToIdl(list(value));
+            default -> scalar(type);
+        };
+    }
+
+    @Override
+    public Converter fromWire(String type) {
+        return switch (type) {
+            case "Record" -> value -> fromIdl((rpcmatrix.Record) value);
+            case "Book[]" -> value -> booksFromIdl((rpcmatrix.Book[]) value);
+            case "Item[]" -> value -> itemsFromIdl((rpcmatrix.Item[]) value);
+            default -> scalar(type);
+        };
+    }
+
+    private static Converter scalar(String type) {
+        return switch (type) {
+            case "void", "bool", "int8", "int16", "int32", "int64", "float32", "float64", "string", "bytes",
+                    "float64[]" -> SAME;
+            default -> throw new IllegalArgumentException("no CORBA carriage for " + type);
+        };
+    }
+
+    @Override
+    public Exception fault(BenchError error) {
+        return toIdl(error);
+    }
+
+    @Override
+    public Exception error(Exception raised) {
+        return raised instanceof rpcmatrix.BenchError e ? new BenchError(e.code, e.message) : raised;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> list(Object value) {
+        return (List<T>) value;
     }
 
     static rpcmatrix.Record toIdl(Record r) {

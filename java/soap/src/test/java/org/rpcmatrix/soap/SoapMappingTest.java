@@ -10,13 +10,13 @@ import org.rpcmatrix.core.Comparison;
 import org.rpcmatrix.core.ReferenceBench;
 import org.rpcmatrix.soap.generated.BenchErrorFault;
 
-class SoapCarriageTest {
+class SoapMappingTest {
     @Test
     void benchErrorTravelsInTheDeclaredFaultDetail() {
-        BenchErrorFault fault = SoapCarriage.toFault(new BenchError(-7, "<&> Grüße"));
+        BenchErrorFault fault = SoapMapping.toFault(new BenchError(-7, "<&> Grüße"));
         assertEquals(-7, fault.getFaultInfo().getCode());
         assertEquals("<&> Grüße", fault.getFaultInfo().getMessage());
-        BenchError back = SoapCarriage.fromFault(fault);
+        BenchError back = SoapMapping.fromFault(fault);
         assertEquals(-7, back.code());
         assertEquals("<&> Grüße", back.getMessage());
     }
@@ -24,7 +24,7 @@ class SoapCarriageTest {
     @Test
     void doublesKeepTheirBits() {
         double[] values = {Double.NaN, Double.POSITIVE_INFINITY, -0.0, Double.MIN_VALUE};
-        assertArrayEquals(values, SoapCarriage.toArray(SoapCarriage.toList(values)));
+        assertArrayEquals(values, SoapMapping.toArray(SoapMapping.toList(values)));
     }
 
     @Test
@@ -32,10 +32,10 @@ class SoapCarriageTest {
         ReferenceBench reference = new ReferenceBench();
         org.rpcmatrix.core.Record record = reference.getRecord("key");
         assertEquals(java.util.Optional.empty(), Comparison.EXACT.firstDifference("record", record,
-                SoapCarriage.fromWire(SoapCarriage.toWire(record))));
+                SoapMapping.fromWire(SoapMapping.toWire(record))));
         org.rpcmatrix.core.Book book = reference.searchBooks("q", 1).get(0);
-        assertEquals(book, SoapCarriage.fromWire(SoapCarriage.toWire(book)));
+        assertEquals(book, SoapMapping.fromWire(SoapMapping.toWire(book)));
         List<org.rpcmatrix.core.Item> items = reference.getItems(2);
-        assertEquals(items.get(1), SoapCarriage.fromWire(SoapCarriage.toWire(items.get(1))));
+        assertEquals(items.get(1), SoapMapping.fromWire(SoapMapping.toWire(items.get(1))));
     }
 }

@@ -11,42 +11,42 @@ import org.rpcmatrix.core.Item;
 import org.rpcmatrix.core.Record;
 import org.rpcmatrix.core.ReferenceBench;
 
-class ProtoMappingTest {
+class GrpcMappingTest {
     @Test
     void int8AcceptsItsRangeAndRejectsWhatDoesNotFit() {
-        assertEquals((byte) -128, ProtoMapping.int8FromWire(-128));
-        assertEquals((byte) 127, ProtoMapping.int8FromWire(127));
-        assertThrows(IllegalArgumentException.class, () -> ProtoMapping.int8FromWire(128));
-        assertThrows(IllegalArgumentException.class, () -> ProtoMapping.int8FromWire(-129));
+        assertEquals((byte) -128, GrpcMapping.int8FromWire(-128));
+        assertEquals((byte) 127, GrpcMapping.int8FromWire(127));
+        assertThrows(IllegalArgumentException.class, () -> GrpcMapping.int8FromWire(128));
+        assertThrows(IllegalArgumentException.class, () -> GrpcMapping.int8FromWire(-129));
     }
 
     @Test
     void int16AcceptsItsRangeAndRejectsWhatDoesNotFit() {
-        assertEquals((short) -32768, ProtoMapping.int16FromWire(-32768));
-        assertEquals((short) 32767, ProtoMapping.int16FromWire(32767));
-        assertThrows(IllegalArgumentException.class, () -> ProtoMapping.int16FromWire(32768));
-        assertThrows(IllegalArgumentException.class, () -> ProtoMapping.int16FromWire(Integer.MIN_VALUE));
+        assertEquals((short) -32768, GrpcMapping.int16FromWire(-32768));
+        assertEquals((short) 32767, GrpcMapping.int16FromWire(32767));
+        assertThrows(IllegalArgumentException.class, () -> GrpcMapping.int16FromWire(32768));
+        assertThrows(IllegalArgumentException.class, () -> GrpcMapping.int16FromWire(Integer.MIN_VALUE));
     }
 
     @Test
     void doublesKeepEveryBit() {
         double[] values = {-0.0, Double.MIN_VALUE, Double.NaN, Double.NEGATIVE_INFINITY, 0.1};
-        assertArrayEquals(values, ProtoMapping.fromWire(ProtoMapping.toWire(values)));
+        assertArrayEquals(values, GrpcMapping.fromWire(GrpcMapping.toWire(values)));
     }
 
     @Test
     void structsSurviveTheRoundTrip() throws Exception {
         ReferenceBench bench = new ReferenceBench();
         Record record = bench.getRecord("record-42");
-        Record back = ProtoMapping.fromWire(ProtoMapping.toWire(record));
+        Record back = GrpcMapping.fromWire(GrpcMapping.toWire(record));
         assertEquals(record.id(), back.id());
         assertEquals(record.tags(), back.tags());
         assertArrayEquals(record.values(), back.values());
 
         List<Book> books = bench.searchBooks("distributed systems", 5);
-        assertEquals(books, ProtoMapping.booksFromWire(ProtoMapping.booksToWire(books)));
+        assertEquals(books, GrpcMapping.booksFromWire(GrpcMapping.booksToWire(books)));
 
         List<Item> items = bench.getItems(10);
-        assertEquals(items, ProtoMapping.itemsFromWire(ProtoMapping.itemsToWire(items)));
+        assertEquals(items, GrpcMapping.itemsFromWire(GrpcMapping.itemsToWire(items)));
     }
 }

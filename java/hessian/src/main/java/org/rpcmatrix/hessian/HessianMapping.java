@@ -4,19 +4,68 @@ import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.Book;
 import org.rpcmatrix.core.Item;
 import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.WireMapping;
 
 /**
- * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md): range checks for what travels
- * wider than the contract's type, and the structs read back from either a Java peer's objects or another
- * language's maps. A value that does not fit is refused (an {@link InvalidParams}), never truncated.
+ * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md) in {@link WireApi}'s types, by
+ * contract type: range checks for what travels wider than the contract's type, and the structs read back from
+ * either a Java peer's objects or another language's maps. A value that does not fit is refused (an
+ * {@link InvalidParams}), never truncated. BenchError travels as {@link WireApi.WireFault} ({@link FaultDetails}).
  */
-final class Carriage {
+final class HessianMapping implements WireMapping {
     static final int INVALID_PARAMS = -32602;
 
-    private Carriage() {
+    static final HessianMapping INSTANCE = new HessianMapping();
+
+    private HessianMapping() {
+    }
+
+    @Override
+    public Converter toWire(String type) {
+        return switch (type) {
+            case "void", "bool", "int32", "int64", "float64", "string", "bytes", "float64[]" -> SAME;
+            case "int8" -> value -> (int) (Byte) value;
+            case "int16" -> value -> (int) (Short) value;
+            case "float32" -> value -> (double) (Float) value;
+            case "Record" -> value -> WireStructs.WireRecord.of((Record) value);
+            case "Book[]" -> value -> WireStructs.books(contractList(value));
+            case "Item[]" -> value -> WireStructs.items(contractList(value));
+            default -> throw new IllegalArgumentException("no Hessian carriage for " + type);
+        };
+    }
+
+    @Override
+    public Converter fromWire(String type) {
+        return switch (type) {
+            case "void", "bool", "int32", "int64", "float64", "string", "bytes", "float64[]" -> SAME;
+            case "int8" -> value -> (byte) int8((Integer) value);
+            case "int16" -> value -> (short) int16((Integer) value);
+            case "float32" -> value -> toFloat32((Double) value);
+            case "Record" -> HessianMapping::record;
+            case "Book[]" -> HessianMapping::books;
+            case "Item[]" -> HessianMapping::items;
+            default -> throw new IllegalArgumentException("no Hessian carriage for " + type);
+        };
+    }
+
+    @Override
+    public Exception fault(BenchError error) {
+        return new WireApi.WireFault(error.code(), error.getMessage());
+    }
+
+    @Override
+    public Exception error(Exception raised) {
+        return FaultDetails.toBenchError(raised);
+    }
+
+    /** A list of the contract's values, as Operation.invoke returns it. */
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> contractList(Object value) {
+        return (List<T>) value;
     }
 
     /** A value outside its contract type: a fault with code -32602, like XML-RPC's and JSON-RPC's. */
