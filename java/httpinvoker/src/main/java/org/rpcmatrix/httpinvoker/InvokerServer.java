@@ -9,6 +9,7 @@ import javax.servlet.ServletException;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.rpcmatrix.core.ArrayBudget;
 import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.OperationProxy;
 import org.rpcmatrix.core.ReferenceBench;
@@ -30,12 +31,21 @@ final class InvokerServer {
      * What a call of {@link InvokerApi} may contain: the invocation, its parameter types and the boxed
      * arguments (primitive arrays are always allowed by the JDK's pattern filters); everything else is refused.
      */
-    static final ObjectInputFilter REQUEST_FILTER = ObjectInputFilter.Config.createFilter(
-            "maxdepth=10;maxrefs=10000;maxarray=16777216;maxbytes=268435456;"
+    static final ObjectInputFilter REQUEST_FILTER = ObjectInputFilter.merge(InvokerServer::arrayBudget,
+            ObjectInputFilter.Config.createFilter("maxdepth=10;maxrefs=10000;maxbytes=67108864;"
                     + "org.springframework.remoting.support.RemoteInvocation;"
                     + "java.lang.Object;java.lang.Class;java.lang.String;java.lang.Number;java.lang.Boolean;"
                     + "java.lang.Byte;java.lang.Short;java.lang.Integer;java.lang.Long;java.lang.Float;"
-                    + "java.lang.Double;!*");
+                    + "java.lang.Double;!*"));
+
+    /**
+     * An array is refused before it is allocated when its declared length would take more than the contract's
+     * budget (ArrayBudget): the pattern's maxarray counts elements, and a 27-byte body declaring long[16 Mi] cost
+     * 128 MiB. Anything else is left to the pattern.
+     */
+    private static ObjectInputFilter.Status arrayBudget(ObjectInputFilter.FilterInfo info) {
+        return ArrayBudget.overBudget(info) ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
+    }
 
     private InvokerServer() {
     }

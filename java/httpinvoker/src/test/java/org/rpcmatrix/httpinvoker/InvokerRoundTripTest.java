@@ -110,6 +110,21 @@ class InvokerRoundTripTest {
         assertTrue(refused.getMessage().contains("REJECTED"), refused.getMessage());
     }
 
+    /** A few bytes declaring long[16 Mi] are refused before 128 MiB is allocated (ArrayBudget). */
+    @Test
+    void aDeclaredArrayOverTheBudgetIsRefusedBeforeItIsAllocated() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(new long[0]);
+        }
+        byte[] stream = bytes.toByteArray();
+        stream[stream.length - 4] = 0x01; // the array's length, the stream's last four bytes: 16 Mi
+        InvokerServer.FilteringExporter exporter = new InvokerServer.FilteringExporter();
+        InvalidClassException refused = assertThrows(InvalidClassException.class,
+                () -> exporter.createObjectInputStream(new ByteArrayInputStream(stream)).readObject());
+        assertTrue(refused.getMessage().contains("REJECTED"), refused.getMessage());
+    }
+
     @Test
     void theServerRefusesItOverHttpWithoutCallingTheService() throws Exception {
         Smuggler smuggler = (Smuggler) InvokerBenchClient.rawProxy("127.0.0.1", host.port(), Smuggler.class);
