@@ -1,8 +1,8 @@
-"""Command line of the runner's analysis: prepare, resume, record, cell-summary, estimate, shuffle, render,
-agree and publish (see runner/README.md).
+"""Command line of the runner's analysis: prepare, resume, fold, cell-end, estimate, shuffle, render, agree
+and publish (see runner/README.md).
 
-Each command imports only the modules it uses: the runner calls record, estimate and cell-summary several
-times per cell, and importing every module (the report, the environment's probes) doubled their CPU time."""
+Each command imports only the modules it uses: the runner calls cell-end once per cell, and importing every
+module (the report, the environment's probes) doubled its CPU time."""
 import argparse
 import json
 import sys
@@ -42,25 +42,18 @@ def prepare(args) -> int:
     return 0
 
 
-def record(args) -> int:
-    from . import records
-    records.record(Path(args.run), json.loads(args.facts))
+def fold_step(args) -> int:
+    """The final records of a step without a progress line of its own: a pass's floor, the handlers, or the
+    cell an interruption cut short."""
+    from . import fold
+    fold.fold_into_results(Path(args.run), Path(args.dir))
     return 0
 
 
-def cell_summary(args) -> int:
-    """One short line for the progress display: the cell's vectors and how many workloads were timed."""
-    from . import records
-    recs = [r for r in records.load(Path(args.run), {args.cell}) if r.get("pass", 1) == args.pass_no]
-    vec = next((r for r in recs if r["workload"] == "vectors"), None)
-    if vec is None:
-        print("not run")
-        return 0
-    timed = sum(1 for r in recs if r["workload"] != "vectors" and r["status"] == "pass")
-    text = f"{vec['status']}: {vec['reason'][:120]}"
-    if vec["status"] == "pass":
-        text += f"; {timed}/{len(recs) - 1} workloads timed"
-    print(text)
+def cell_end(args) -> int:
+    """The cell's final records, and "<seconds of work>\t<summary>" for the progress line."""
+    from . import fold
+    print(fold.end_cell(Path(args.run), Path(args.dir)))
     return 0
 
 
@@ -72,10 +65,7 @@ def estimate(args) -> int:
         print(resume.finished_work(run))
         return 0
     cells = _cells(sys.stdin.read())
-    if args.pass_no:
-        print(sum(plan.estimate_done(run, c, args.pass_no) for c in cells))
-    else:
-        print(plan.estimate_run(run, cells, args.passes, not args.fresh_processes))
+    print(plan.estimate_run(run, cells, args.passes, not args.fresh_processes))
     return 0
 
 
@@ -165,20 +155,18 @@ def main(argv=None) -> int:
     s.add_argument("--left-out", default="[]", help="JSON list of {protocol, reason} the profile left out")
     s.add_argument("--processes-note", default="", help="how servers and clients live across cells")
     s.set_defaults(func=prepare)
-    s = sub.add_parser("record", help="append the records of one observed outcome")
+    s = sub.add_parser("fold", help="append the final records of a finished step from its facts.jsonl")
     s.add_argument("--run", required=True)
-    s.add_argument("--facts", required=True, help="the outcome as JSON")
-    s.set_defaults(func=record)
-    s = sub.add_parser("cell-summary", help="one line about a cell, for the progress display")
+    s.add_argument("--dir", required=True, help="the step's folder: floor/pass<N>, handlers, cells/<slug>/pass<N>")
+    s.set_defaults(func=fold_step)
+    s = sub.add_parser("cell-end", help="append a cell's final records of a pass; print its progress line")
     s.add_argument("--run", required=True)
-    s.add_argument("--cell", required=True)
-    s.add_argument("--pass", dest="pass_no", type=int, default=1)
-    s.set_defaults(func=cell_summary)
+    s.add_argument("--dir", required=True, help="the cell's folder of the pass: cells/<slug>/pass<N>")
+    s.set_defaults(func=cell_end)
     s = sub.add_parser("estimate", help="seconds of work of the cells on stdin (JSON lines)")
     s.add_argument("--run", required=True)
     s.add_argument("--passes", type=int, default=1)
     s.add_argument("--fresh-processes", action="store_true", help="a new server and client for every cell")
-    s.add_argument("--pass", dest="pass_no", type=int, default=0, help="the cells were just run in this pass")
     s.add_argument("--finished", action="store_true", help="of the cells the run's journal lists as finished")
     s.set_defaults(func=estimate)
     s = sub.add_parser("resume", help="check an interrupted run and trim what it left half done")

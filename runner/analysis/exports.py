@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from . import records
 from .records import FLOOR_CELL
 
 RTT = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stdev", "cv", "trimmed_mean", "rep_cv")
-# One column per scalar field of record schema 2 (nested fields dotted); see results/README.md.
+# One column per scalar field of a record as records.load gives it (schema 3, its environment joined under
+# `env`; nested fields dotted); see results/README.md.
 CSV_FIELDS = [
     "schema", "run_id", "pass", "time", "protocol", "server", "client", "server_language", "client_language",
     "cell", "workload", "status", "reason", "blocked_by", "calls", "warmup", "repetitions", "min_ms", "size",
@@ -120,18 +122,7 @@ def sample_files(run: Path) -> list[tuple[str, str, int, Path]]:
     unique: dict[tuple, Path] = {}
     for cell, workload, pass_no, path in found:
         unique.setdefault((cell, workload, pass_no), path)
-    order: dict[tuple, int] = {}
-    results = run / "results.jsonl"
-    if results.exists():
-        with open(results, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                order.setdefault((rec.get("cell"), rec.get("workload"), rec.get("pass", 1)), len(order))
+    order = {records.key(rec): i for i, rec in enumerate(records.stored(run))}
     last = len(order)
     return [(k[0], k[1], k[2], p) for k, p in
             sorted(unique.items(), key=lambda kv: (order.get(kv[0], last), kv[1].stat().st_mtime, str(kv[1])))]

@@ -8,7 +8,7 @@ from pathlib import Path
 from . import records
 
 FILES = ("REPORT.md", "env.json", "verdict.json", "junit.xml", "results.csv", "cells.jsonl")
-OPTIONAL = ("AGREEMENT.md",)
+OPTIONAL = ("AGREEMENT.md", records.SERVER_EXITS)
 SAMPLES_LIMIT = 2 * 1024 * 1024
 
 
@@ -51,9 +51,9 @@ def check(run: Path, root: Path) -> dict:
 
 
 def publish(run: Path, root: Path, into: Path) -> Path:
-    """Copies the run's report, environment, verdict, exports, cells, plan (and AGREEMENT.md) into
-    into/<run folder name>/, results.jsonl gzipped with only the last record of each (cell, workload, pass),
-    samples.jsonl.gz only if under 2 MiB. Returns the folder."""
+    """Copies the run's report, environment, verdict, exports, cells, plan (and AGREEMENT.md, and the servers'
+    exits its records refer to) into into/<run folder name>/, results.jsonl gzipped with only the last record
+    of each (cell, workload, pass), samples.jsonl.gz only if under 2 MiB. Returns the folder."""
     run = run.resolve()
     env = check(run, root)
     missing = [name for name in (*FILES, "results.jsonl") if not (run / name).exists()]
@@ -69,10 +69,10 @@ def publish(run: Path, root: Path, into: Path) -> Path:
         if (run / name).exists():
             shutil.copy2(run / name, target / name)
     shutil.copytree(run / "plan", target / "plan")
-    # A cell's record is appended again as its later facts arrive (wire counts, the server's exit): the
-    # last one holds them all, and the analysis reads no other.
-    with gzip.open(target / "results.jsonl.gz", "wt", encoding="utf-8") as dst:
-        for rec in records.load(run):
+    # The records as stored, not joined with env.json and cells.jsonl, which are published beside them. A
+    # run of schema 2 appended a cell's records again as later facts arrived: only the last one is kept.
+    with gzip.open(target / records.PUBLISHED_RESULTS, "wt", encoding="utf-8") as dst:
+        for rec in records.stored(run):
             dst.write(json.dumps(rec, ensure_ascii=False) + "\n")
     samples = run / "samples.jsonl.gz"
     lines = [f"# Published run {run.name}", "",

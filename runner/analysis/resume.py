@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from . import environment, plan
-from .records import FLOOR_CELL
+from .records import FLOOR_CELL, RESULTS, SERVER_EXITS
 
 JOURNAL = "progress.jsonl"
 
@@ -95,10 +95,12 @@ def _rewrite(path: Path, keep) -> int:
 
 
 def trim(run: Path) -> int:
-    """Drops the records and folders of every step the journal does not list as finished (a cell the
-    interruption cut short starts again from nothing); returns how many records went."""
+    """Drops the records, server exits and folders (with their facts) of every step the journal does not
+    list as finished (a cell the interruption cut short starts again from nothing); returns how many
+    records went."""
     done = finished(run)
-    dropped = _rewrite(run / "results.jsonl", lambda rec: _kept(rec, done))
+    dropped = _rewrite(run / RESULTS, lambda rec: _kept(rec, done))
+    _rewrite(run / SERVER_EXITS, lambda exit_: (exit_["pass"], exit_["cell"]) in done)
     # the journal too loses a line torn by the kill, so that the next lines start on a line of their own
     _rewrite(run / JOURNAL, lambda step: True)
     for cell_json in (run / "cells").glob("*/cell.json"):

@@ -3,17 +3,53 @@
 # cell warmed until steady, then each timed workload with CPU counters read around every repetition, and a
 # separate short pass that counts bytes and packets. Every outcome becomes records, even a failure.
 
-# record FACTS_JSON: hands one outcome to the analysis, which appends records to the run's results.
+# record DIR FACTS_JSON: notes one outcome (its facts, runner/FACTS.md) in DIR/facts.jsonl, with the time
+# it was observed (UTC). No interpreter starts here: the step's end folds the file into its records once
+# (end_cell, fold_step). FACTS_JSON is one compact JSON object, as jq -c writes it.
 record() {
-  "$PYTHON" -m analysis record --run "$OUT" --facts "$1" >>"$OUT/runner.log" 2>&1 ||
-    warn "could not record an outcome (see $OUT/runner.log)"
+  local dir="$1" facts="$2" now
+  TZ=UTC0 printf -v now '%(%Y-%m-%dT%H:%M:%SZ)T' -1
+  printf '{"time": "%s", %s\n' "$now" "${facts#\{}" >>"$dir/facts.jsonl"
+}
+
+# The folder of the step whose facts are being gathered and not yet folded (gather_facts).
+UNFOLDED_STEP=""
+
+# gather_facts DIR COMMAND...: runs a step (a cell, a pass's floor, the handlers) whose facts go to DIR.
+# Until its fold, an interruption folds what it gathered (on_interrupt), so that the report shows it; a
+# resumed run drops it with the rest of the unfinished step.
+gather_facts() {
+  UNFOLDED_STEP="$1"
+  "${@:2}"
+  UNFOLDED_STEP=""
+}
+
+# After an interruption: the records of the step it cut short, from the facts gathered so far.
+fold_unfolded_step() {
+  if [[ -n "$UNFOLDED_STEP" ]]; then fold_step "$UNFOLDED_STEP"; fi
+}
+
+# fold_step DIR: the final records of a step that ends without a progress line (a pass's floor, the
+# handlers), from DIR/facts.jsonl, appended to the run's results.jsonl.
+fold_step() {
+  "$PYTHON" -m analysis fold --run "$OUT" --dir "$1" >>"$OUT/runner.log" 2>&1 ||
+    warn "could not record the outcomes in $1 (see $OUT/runner.log)"
+}
+
+# end_cell CELL_DIR: the cell's final records of this pass, from its facts, appended to results.jsonl: one
+# interpreter for the whole cell. Prints "<seconds of work>\t<summary>" for the progress line.
+end_cell() {
+  "$PYTHON" -m analysis cell-end --run "$OUT" --dir "$1" 2>>"$OUT/runner.log" || {
+    warn "could not record the outcomes of $1 (see $OUT/runner.log)"
+    printf '0\t?\n'
+  }
 }
 
 # Marks every not-yet-recorded part of the cell (vectors and/or workloads) with one status and reason.
 record_rest() {
   local cell_dir="$1" status="$2" reason="$3" from="${4:-vectors}"
-  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --arg s "$status" --arg r "$reason" --arg f "$from" \
-    '{kind: "status", cell_dir: $d, pass: $p, status: $s, reason: $r, from: $f}')"
+  record "$cell_dir" "$(jq -nc --argjson p "$PASS" --arg s "$status" --arg r "$reason" --arg f "$from" \
+    '{kind: "status", pass: $p, status: $s, reason: $r, from: $f}')"
 }
 
 # After client_call's status 2 (the client is gone) or 3 (it hangs), marks the rest of the cell from
@@ -61,13 +97,34 @@ warm_cell() {
   done
 }
 
+# wire_json VAR "BYTES_C2S BYTES_S2C PACKETS_C2S PACKETS_S2C": the veth counters of netns_wire as a JSON
+# object in VAR, or null without them (no namespaces).
+wire_json() {
+  local -a f
+  read -r -a f <<<"$2"
+  if ((${#f[@]} == 4)); then
+    printf -v "$1" '{"bytes_c2s": %s, "bytes_s2c": %s, "packets_c2s": %s, "packets_s2c": %s}' "${f[@]}"
+  else
+    printf -v "$1" 'null'
+  fi
+}
+
+# group_json VAR "TICKS RSS HWM THREADS": a process group's sample_group as a JSON object in VAR.
+group_json() {
+  local -a f
+  read -r -a f <<<"$2"
+  printf -v "$1" '{"cpu_ticks": %s, "rss_kb": %s, "rss_peak_kb": %s, "threads": %s}' "${f[@]}"
+}
+
 # One workload: prepare, the fixed warm-up, then each repetition between two readings of the CPU
-# counters (and the wire counters), then the samples. Writes the facts into FACTS_FILE; returns
-# client_call's status of the first command that failed.
+# counters (and the wire counters), then the samples. Leaves the measured facts (runner/FACTS.md) in
+# MEASURED; returns client_call's status of the first command that failed.
 time_workload() {
-  local cell_dir="$1" name="$2" calls="$3" reps="$4" min_ms="$5" max_calls="$6" warmup="$7" facts_file="$8"
-  local rep cb sb ca sa wb wa accepted_before="null" accepted_after="null" time_wait="null null" answered rc=0
-  local -a rows=()
+  local cell_dir="$1" name="$2" calls="$3" reps="$4" min_ms="$5" max_calls="$6" warmup="$7"
+  local rep cb sb ca sa wb wa wire_before wire_after accepted_before="null" accepted_after="null" answered rc=0
+  local time_wait="null" client_group server_group
+  local -a rows=() tw
+  MEASURED=""
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"prepare\", \"workload\": \"$name\"}" || return
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return
   reset_peaks "$SERVER_PID"
@@ -86,21 +143,25 @@ time_workload() {
     ((rc == 0)) || return "$rc"
     answered=0
     if [[ "$CLIENT_ANSWER" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then answered="${BASH_REMATCH[1]}"; fi
-    rows+=("[$answered, $cb, $sb, $ca, $sa, [${wb// /,}], [${wa// /,}]]")
+    wire_json wire_before "$wb"
+    wire_json wire_after "$wa"
+    printf -v "rows[$rep]" '{"calls": %s, %s, %s, "wire_before": %s, "wire_after": %s}' "$answered" \
+      "\"client_cpu_us_before\": $cb, \"server_cpu_us_before\": $sb" \
+      "\"client_cpu_us_after\": $ca, \"server_cpu_us_after\": $sa" "$wire_before" "$wire_after"
   done
   if [[ -n "$NETNS_NAME" ]]; then
     accepted_after=$(netns_accepted)
-    time_wait=$(netns_time_wait "$CLIENT_PID" "$SERVER_PID")
+    read -r -a tw < <(netns_time_wait "$CLIENT_PID" "$SERVER_PID")
+    time_wait="{\"client\": ${tw[0]:-null}, \"server\": ${tw[1]:-null}}"
   fi
-  local client_mem server_mem
-  client_mem=$(sample_group "$CLIENT_PID")
-  server_mem=$(sample_group "$SERVER_PID")
+  group_json client_group "$(sample_group "$CLIENT_PID")"
+  group_json server_group "$(sample_group "$SERVER_PID")"
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"samples\", \"workload\": \"$name\"}" || return
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/$name.samples.json"
   local IFS=,
-  printf '{"repetitions": [%s], "accepted": [%s, %s], "time_wait": [%s], "client_group": [%s], "server_group": [%s]}\n' \
-    "${rows[*]}" "${accepted_before:-null}" "${accepted_after:-null}" "${time_wait// /,}" "${client_mem// /,}" \
-    "${server_mem// /,}" >"$facts_file"
+  printf -v MEASURED '{"repetitions": [%s], "accepted_before": %s, "accepted_after": %s, %s}' "${rows[*]}" \
+    "${accepted_before:-null}" "${accepted_after:-null}" \
+    "\"time_wait\": $time_wait, \"client_group\": $client_group, \"server_group\": $server_group"
 }
 
 run_workloads() {
@@ -111,17 +172,17 @@ run_workloads() {
   while read -r name size warmup calls reps min_ms max_calls; do
     [[ -n "$name" ]] || continue
     rc=0
-    time_workload "$cell_dir" "$name" "$calls" "$reps" "$min_ms" "$max_calls" "$warmup" "$cell_dir/$name.facts.json" || rc=$?
+    time_workload "$cell_dir" "$name" "$calls" "$reps" "$min_ms" "$max_calls" "$warmup" || rc=$?
     case "$rc" in
       0)
-        record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --arg w "$name" --arg size "$size" \
+        record "$cell_dir" "$(jq -nc --argjson p "$PASS" --arg w "$name" --arg size "$size" \
           --argjson warmup "$warmup" --argjson calls "$calls" --argjson reps "$reps" --argjson min_ms "$min_ms" \
-          --slurpfile measured "$cell_dir/$name.facts.json" \
-          '{kind: "workload", cell_dir: $d, pass: $p, workload: $w, size: $size, warmup: $warmup, calls: $calls,
-            repetitions: $reps, min_ms: $min_ms, measured: $measured[0]}')"
+          --argjson measured "$MEASURED" \
+          '{kind: "workload", pass: $p, workload: $w, size: $size, warmup: $warmup, calls: $calls,
+            repetitions: $reps, min_ms: $min_ms, measured: $measured}')"
         ;;
-      1) record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" --arg w "$name" --arg r "$CLIENT_ERROR" \
-        '{kind: "status", cell_dir: $d, pass: $p, status: "fail", reason: $r, from: $w, only: true}')" ;;
+      1) record "$cell_dir" "$(jq -nc --argjson p "$PASS" --arg w "$name" --arg r "$CLIENT_ERROR" \
+        '{kind: "status", pass: $p, status: "fail", reason: $r, from: $w, only: true}')" ;;
       *) record_lost_client "$cell_dir" "$rc" "" "$name" || return 1 ;;
     esac
   done < <(plan_rows "$protocol")
@@ -130,9 +191,9 @@ run_workloads() {
 
 # Bytes and packets per call, counted apart from the timing: offloads off (so a packet is wire-sized),
 # the profile's count_calls checked calls of each workload between two readings of the veth counters,
-# offloads back to their defaults. One line per workload in wire.jsonl.
+# offloads back to their defaults. One line per workload in wire.jsonl (runner/FACTS.md).
 count_wire() {
-  local cell_dir="$1" protocol="$2" name size warmup calls rest before after count
+  local cell_dir="$1" protocol="$2" name size warmup calls rest before after before_json after_json count
   [[ -n "$NETNS_NAME" && "$COUNT_CALLS" -gt 0 ]] || return 0
   if ! netns_offloads off; then
     warn "could not switch offloads off; bytes and packets not counted for this cell"
@@ -146,8 +207,10 @@ count_wire() {
     netns_wire before "$CLIENT_PID"
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $count}" || continue
     netns_wire after "$CLIENT_PID"
-    printf '{"workload": "%s", "calls": %s, "before": [%s], "after": [%s]}\n' "$name" "$count" \
-      "${before// /,}" "${after// /,}" >>"$cell_dir/wire.jsonl"
+    wire_json before_json "$before"
+    wire_json after_json "$after"
+    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s}\n' "$name" "$count" "$before_json" \
+      "$after_json" >>"$cell_dir/wire.jsonl"
   done < <(plan_rows "$protocol")
   netns_offloads default || warn "could not restore the offloads' defaults"
 }
@@ -170,7 +233,7 @@ check_metadata() {
   jq -e --arg p "$protocol" '.protocols[$p].metadata // empty' "$IDL_DIR/protocols.json" >/dev/null || return 0
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"metadata\", \"protocol\": \"$protocol\"}" || rc=$?
   if ((rc >= 2)); then
-    record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "vectors", cell_dir: $d, pass: $p}')"
+    record "$cell_dir" "$(jq -nc --argjson p "$PASS" '{kind: "vectors", pass: $p}')"
     record_lost_client "$cell_dir" "$rc" "metadata: " workloads || true
     return 1
   fi
@@ -218,14 +281,14 @@ drive_client() {
   fi
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/vectors.json"
   check_metadata "$cell_dir" "$protocol" || return 0
-  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "vectors", cell_dir: $d, pass: $p}')"
+  record "$cell_dir" "$(jq -nc --argjson p "$PASS" '{kind: "vectors", pass: $p}')"
   if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
     return
   elif vectors_allow_timing "$cell_dir" "$(jq -r .name <<<"$cell")"; then
     if ((HONOUR_WARMUP_S)); then least_s=$(owed_warmup_s "$cell"); fi
     run_workloads "$cell_dir" "$protocol" "$least_s" || true
   else
-    record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" '{kind: "status", cell_dir: $d, pass: $p, status: "fail",
+    record "$cell_dir" "$(jq -nc --argjson p "$PASS" '{kind: "status", pass: $p, status: "fail",
       from: "workloads", blocked_by: "vectors",
       reason: "not timed: the cell'"'"'s vectors did not all pass (correctness before speed)"}')"
   fi
@@ -240,8 +303,9 @@ calibration_ns() {
   fi
 }
 
-# run_cell CELL_JSON: everything for one cell in pass PASS; always leaves records. Its server and client
-# stay up for the next cells of the protocol unless they failed (processes.sh).
+# run_cell CELL_JSON: everything for one cell in pass PASS; always leaves facts in its folder of the pass,
+# which end_cell folds into records. Its server and client stay up for the next cells of the protocol
+# unless they failed (processes.sh).
 run_cell() {
   local cell="$1" name slug protocol server_language client_language unsupported error cell_dir host retire_server_after_cell
   # The unit separator, not a tab: read collapses runs of whitespace separators, and fields may be empty.
@@ -278,9 +342,9 @@ run_cell() {
     release_client
     retire_server_after_cell=0
   fi
-  record "$(jq -nc --arg d "$cell_dir" --argjson p "$PASS" \
+  record "$cell_dir" "$(jq -nc --argjson p "$PASS" \
     --argjson steal "$(($(steal_ticks) - steal_before))" --argjson calibration "$calibration" \
-    '{kind: "cell_end", cell_dir: $d, pass: $p, steal_ticks: $steal, calibration_ns: $calibration}')"
+    '{kind: "cell_end", pass: $p, steal_ticks: $steal, calibration_ns: $calibration}')"
   if ((retire_server_after_cell)); then retire_server; else release_server; fi
   gzip -qf "$cell_dir"/*.samples.json 2>/dev/null || true
 }

@@ -69,14 +69,18 @@ serve_cell() {
   SERVER_PORT="$READY_PORT"
 }
 
-# Stops the live server, if any, and gives its exit status to the records of every cell it served.
+# Stops the live server, if any, and notes its exit status for every cell it served: one line per cell in
+# server_exits.jsonl (runner/FACTS.md), which the analysis joins into those cells' records, folded already.
 retire_server() {
   [[ -n "${SERVER_PID:-}" ]] || return 0
   stop_group "$SERVER_PID" 5
-  local dirs
-  dirs=$(printf '%s\n' "${SERVER_CELL_DIRS[@]}" | jq -Rsc 'split("\n")[:-1]')
-  record "$(jq -nc --argjson d "$dirs" --argjson p "$PASS" --argjson exit "$STOP_STATUS" \
-    '{kind: "server_end", cell_dirs: $d, pass: $p, server_exit_status: $exit}')"
+  local dir
+  local -a cell_files=()
+  for dir in "${SERVER_CELL_DIRS[@]}"; do cell_files+=("${dir%/*}/cell.json"); done
+  if ((${#cell_files[@]} > 0)); then
+    jq -c --argjson p "$PASS" --argjson exit "$STOP_STATUS" '{pass: $p, cell: .name, server_exit_status: $exit}' \
+      "${cell_files[@]}" >>"$OUT/server_exits.jsonl" || warn "could not note the server's exit status"
+  fi
   SERVER_PID="" SERVER_KEY="" SERVER_WARM=0 SERVER_CELL_DIRS=()
 }
 

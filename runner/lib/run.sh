@@ -166,6 +166,7 @@ cleanup() {
 on_interrupt() {
   warn "interrupted: stopping processes, keeping the records written so far"
   cleanup
+  fold_unfolded_step
   render_results || true
   exit 130
 }
@@ -213,7 +214,7 @@ measure_floor() {
   local -a launch=() client_launch=() pin=() counts
   mkdir -p "$dir"
   if [[ ! -x "$FLOOR_BIN" ]]; then
-    record "$(jq -nc --arg d "$dir" --argjson p "$PASS" '{kind: "floor", dir: $d, pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
+    record "$dir" "$(jq -nc --argjson p "$PASS" '{kind: "floor", pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
     return
   fi
   mapfile -t launch < <(netns_prefix server)
@@ -234,8 +235,8 @@ measure_floor() {
   fi
   stop_group "$SERVER_PID" 2
   SERVER_PID=""
-  record "$(jq -nc --arg d "$dir" --argjson p "$PASS" --argjson rc "$rc" --arg log "$(tail -n 2 "$dir/client.log")" \
-    '{kind: "floor", dir: $d, pass: $p} + (if $rc == 0 then {} else {error: "the floor ping-pong failed (status \($rc)): \($log)"} end)')"
+  record "$dir" "$(jq -nc --argjson p "$PASS" --argjson rc "$rc" --arg log "$(tail -n 2 "$dir/client.log")" \
+    '{kind: "floor", pass: $p} + (if $rc == 0 then {} else {error: "the floor ping-pong failed (status \($rc)): \($log)"} end)')"
 }
 
 # Each language that serves a selected cell: the in-process time of its reference behaviour, for every
@@ -257,8 +258,8 @@ measure_handlers() {
       if ((rc == 0)); then
         printf '%s\n' "$CLIENT_ANSWER" | gzip -c >"$dir/$name.samples.json.gz"
       fi
-      record "$(jq -nc --arg d "$dir" --arg l "$lang" --arg w "$name" --arg size "$size" --arg e "$CLIENT_ERROR" --argjson rc "$rc" \
-        '{kind: "handler", dir: $d, language: $l, workload: $w, size: $size} + (if $rc == 0 then {} else {error: $e} end)')"
+      record "$OUT/handlers" "$(jq -nc --arg l "$lang" --arg w "$name" --arg size "$size" --arg e "$CLIENT_ERROR" --argjson rc "$rc" \
+        '{kind: "handler", language: $l, workload: $w, size: $size} + (if $rc == 0 then {} else {error: $e} end)')"
       ((rc < 2)) || break
     done < <(jq -r --arg l "$lang" 'select(.server_language == $l and .unsupported == null and .error == null) | .protocol' <<<"$CELL_LINES" |
       sort -u | while read -r protocol; do cat "$OUT/plan/$protocol.tsv"; done | sort -u -k1,1)
@@ -274,9 +275,10 @@ shuffled_cells() {
 
 # Progress: the cell's outcome and the time left, estimated from the work the remaining cells have
 # (their planned repetitions and warm-up bounds), scaled by how long the work done so far really took.
-# Each finished step goes to the run's journal; a resumed run skips the steps it lists.
+# Each finished step is folded into its records, then goes to the run's journal; a resumed run skips the
+# steps it lists (and drops the records of any other).
 run_matrix() {
-  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name planned=0 done_work=0 work left summary
+  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name slug planned=0 done_work=0 work left summary
   local -a fresh=()
   ((KEEP_PROCESSES)) || fresh=(--fresh-processes)
   planned=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
@@ -284,21 +286,21 @@ run_matrix() {
   for ((PASS = 1; PASS <= PASSES; PASS++)); do
     if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]] && ! is_finished "$PASS" stage:floor; then
       info "pass $PASS of $PASSES: the machine's floor (C ping-pong)"
-      measure_floor
+      gather_facts "$OUT/floor/pass$PASS" measure_floor
+      fold_step "$OUT/floor/pass$PASS"
       journal "$PASS" stage:floor
     fi
     while IFS= read -r cell; do
       index=$((index + 1))
-      name=$(jq -r .name <<<"$cell")
+      IFS=$'\x1f' read -r name slug < <(jq -r '[.name, .slug] | join("\u001f")' <<<"$cell")
       if is_finished "$PASS" "$name"; then continue; fi
       printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
-      run_cell "$cell" </dev/null
+      gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" </dev/null
+      IFS=$'\t' read -r work summary < <(end_cell "$OUT/cells/$slug/pass$PASS")
       journal "$PASS" "$name"
-      work=$("$PYTHON" -m analysis estimate --run "$OUT" --pass "$PASS" <<<"$cell")
       done_work=$((done_work + work))
       left=0
       if ((done_work > 0 && planned > done_work)); then left=$(((SECONDS - started) * (planned - done_work) / done_work)); fi
-      summary=$("$PYTHON" -m analysis cell-summary --run "$OUT" --cell "$name" --pass "$PASS" 2>/dev/null || echo '?')
       printf '%s (about %s left)\n' "$summary" "$(human_seconds "$left")" >&2
     done < <(shuffled_cells)
     retire_processes
@@ -367,7 +369,8 @@ run_command() {
   PASS=1
   if [[ "$(jq -r '.handler // false' "$OUT/plan/profile.json")" == true ]] && ! is_finished 1 stage:handlers; then
     info "the languages' handlers, in process"
-    measure_handlers
+    gather_facts "$OUT/handlers" measure_handlers
+    fold_step "$OUT/handlers"
     journal 1 stage:handlers
   fi
   run_matrix

@@ -2,6 +2,12 @@
 # The runner against fake implementations (fixtures/fake_impl.py) and a fake registry and profiles
 # (fixtures/idl): matrix expansion, gaps as rows, bad input, timeouts, failure classification, the
 # measuring sequence, interruption and clean-up. No real protocol involved.
+#
+# A `! cmd` line is no assertion in a test: bash's errexit ignores a negated command, so only a test's last
+# line could fail through it. A check that something is absent is `run -1 grep ...` (grep's "no line",
+# not its 2 for a missing file) or a `[ ... ]` test.
+
+bats_require_minimum_version 1.5.0 # run -N
 
 setup() {
   ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
@@ -39,6 +45,12 @@ record_of() { # cell workload field [pass]
     "select(.cell == \$c and .workload == \$w and .pass == \$p) | $3" "$OUT/results.jsonl" | tail -n 1
 }
 
+# exit_of CELL [PASS]: the exit status of the server that served CELL, noted once it stopped.
+exit_of() {
+  jq -r --arg c "$1" --argjson p "${2:-1}" 'select(.cell == $c and .pass == $p) | .server_exit_status' \
+    "$OUT/server_exits.jsonl" | tail -n 1
+}
+
 # record_holds CELL WORKLOAD JQ-CONDITION: the cell's last record for that workload satisfies it.
 record_holds() {
   jq -c --arg c "$1" --arg w "$2" 'select(.cell == $c and .workload == $w)' "$OUT/results.jsonl" | tail -n 1 |
@@ -66,7 +78,7 @@ await_file() {
   grep -qx $'gap/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
   grep -qx $'nope/alpha→beta\tunsupported: alpha cannot speak nope: no library' <<<"$output"
   grep -qx $'echo/alpha-fast→beta\truns' <<<"$output"
-  ! grep -q '→alpha-fast' <<<"$output" # a client-only implementation is a row, not a column
+  [[ "$output" != *'→alpha-fast'* ]] # a client-only implementation is a row, not a column
   grep -qx $'oneway/alpha→beta\tunsupported: beta serves no oneway' <<<"$output"
   grep -qx $'oneway/beta→alpha\truns' <<<"$output"
   grep -qx $'unregistered/alpha→alpha\terror: protocol \'unregistered\' is not in idl/protocols.json' <<<"$output"
@@ -86,7 +98,7 @@ await_file() {
 @test "opt-in protocols: left out (and said so) unless --protocol names them or the profile takes them" {
   run "$RPCM" cells --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]
-  ! grep -q '^echo-opt/' <<<"$output"
+  [ "$(grep -c '^echo-opt/' <<<"$output")" -eq 0 ]
   [[ "$output" == *"opt-in protocols left out of profile default (name them with --protocol): echo-opt"* ]]
   run "$RPCM" cells --manifests "$FIX" --idl "$FIDL" --protocol echo-opt
   [ "$status" -eq 0 ]
@@ -100,8 +112,9 @@ await_file() {
   run "$RPCM" run "${FAST[@]}" --profile certify --cell 'echo/alpha→alpha' --cell 'echo-opt/alpha→alpha'
   [ "$status" -eq 0 ]
   jq -e '.run.left_out | length == 1 and .[0].protocol == "echo-opt" and (.[0].reason | length > 0)' "$OUT/env.json" >/dev/null
+  # shellcheck disable=SC2016 # the backticks are Markdown's, not a command substitution
   grep -q 'Left out: `echo-opt`' "$OUT/REPORT.md"
-  ! grep -q '"echo-opt/' "$OUT/results.jsonl"
+  run -1 grep -q '"echo-opt/' "$OUT/results.jsonl"
 }
 
 @test "unknown names and options: a clear message naming the known ones, and nothing runs or builds" {
@@ -137,18 +150,24 @@ await_file() {
   [ "$status" -eq 0 ]
   # 10 cells × (vectors + 4 workloads); gap lacks the stream workload: 4 cells × (vectors + 3)
   [ "$(jq -s '[.[] | select(.protocol == "echo" or .protocol == "gap")] | unique_by([.cell, .workload, .pass]) | length' "$OUT/results.jsonl")" -eq 46 ]
+  # each record written once, in its final form (the floor's and the handlers' too)
+  [ "$(jq -s 'length == (unique_by([.cell, .workload, .pass]) | length)' "$OUT/results.jsonl")" = true ]
   [ "$(record_of 'echo/alpha→beta' vectors .status)" = pass ]
   [ "$(record_of 'gap/beta→alpha' ping .status)" = unsupported ]
   [ "$(record_of 'gap/beta→alpha' ping .reason)" = "not implemented in beta" ]
   [ "$(record_of 'gap/alpha→alpha' stream .status)" = "" ] # not planned: gap lacks server streaming
   jq -e '.stream == "gap answers once per call"' "$OUT/plan/gap.unsupported.json" >/dev/null
   for field in run_id pass protocol server client server_language client_language workload status reason calls rtt_us \
-    instantiation_us cpu_us_per_call rss_kb threads wire_per_call env; do
-    jq -e --arg f "$field" 'select(.workload == "ping" and .status == "pass") | has($f)' "$OUT/results.jsonl" | grep -qv false
+    instantiation_us cpu_us_per_call rss_kb threads wire_per_call; do
+    jq -se --arg f "$field" 'map(select(.workload == "ping" and .status == "pass")) | length > 0 and all(has($f))' \
+      "$OUT/results.jsonl" >/dev/null || { echo "a passing ping record without $field" >&2; return 1; }
   done
   record_holds 'echo/alpha→beta' ping '.rtt_us.p50 > 0 and .rtt_us.p99 >= .rtt_us.p50 and .calls == 6
-    and .rss_kb.server_peak > 0 and .threads.server >= 1 and .env.server.versions.fake == "2.0"
-    and .env.server.thread_model == "a thread per connection" and .facts.server.fake == "echo"'
+    and .rss_kb.server_peak > 0 and .threads.server >= 1 and .facts.server.fake == "echo" and (has("env") | not)'
+  # the environment is stored once per run and each cell's sides once per cell; the report joins them
+  jq -e '.versions.beta.fake == "2.0"' "$OUT/env.json" >/dev/null
+  jq -se 'map(select(.name == "echo/alpha→beta")) | .[0].server_thread_model == "a thread per connection"' \
+    "$OUT/cells.jsonl" >/dev/null
   if jq -e '.run.cpu_source | startswith("usage of a cgroup")' "$OUT/env.json" >/dev/null; then
     # the echo server does work for every call: its CPU is measured, per repetition
     record_holds 'echo/alpha→beta' ping '.cpu_us_per_call.server > 0 and .cpu_us_per_call.client > 0
@@ -218,7 +237,8 @@ await_file() {
   [ "$status" -eq 0 ]
   for d in "$OUT-per-peer"/cells/echo__alpha-fast-to-*/pass1; do [ "$(wc -l <"$d/warmup.jsonl")" -gt 4 ]; done
   # a cell's folder links to the logs of the processes it used
-  [ -L "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ] && [ -s "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ]
+  [ -L "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ]
+  [ -s "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ]
   grep -q '"cmd": "connect", "host"' "$OUT/cells/echo__beta-to-alpha/pass1/client.log"
   # --fresh-processes: a new pair for every cell
   run "$RPCM" run "${FAST[@]}" --protocol echo --fresh-processes --out "$OUT-fresh"
@@ -315,7 +335,7 @@ await_file() {
   [ "$(record_of 'published/alpha→alpha' vectors .metadata.consumable)" = true ]
   [ "$(record_of 'echo/alpha→alpha' vectors .metadata)" = null ] # echo's registry entry names no metadata
   grep -q '"cmd": "metadata"' "$OUT/cells/"published*/pass1/client.log
-  ! grep -q '"cmd": "metadata"' "$OUT/cells/"echo*/pass1/client.log
+  run -1 grep -q '"cmd": "metadata"' "$OUT/cells/"echo*/pass1/client.log
   grep -q '### Published metadata' "$OUT/REPORT.md"
 }
 
@@ -338,7 +358,9 @@ await_file() {
   [ "$(record_of 'hang/alpha→alpha' ping .status)" = timeout ]
   [ "$(record_of 'hang/alpha→alpha' ping .reason)" = "client did not answer within 3s" ]
   [ "$(record_of 'hang/alpha→alpha' getItems10 .status)" = timeout ]
-  record_holds 'hang/alpha→alpha' vectors '.server_exit_status == 137 and (.server_exit_note | contains("killed"))'
+  [ "$(exit_of 'hang/alpha→alpha')" = 137 ]
+  # shellcheck disable=SC2016 # the backticks are Markdown's, not a command substitution
+  grep -qF '`hang/alpha→alpha`: the server exited with status 137 after SIGTERM (137: it had to be killed)' "$OUT/REPORT.md"
 }
 
 @test "a client that dies mid-cell: the rest of its cell is an error, the next cell runs" {
@@ -364,8 +386,9 @@ await_file() {
 
 @test "a server's non-zero exit status after SIGTERM goes into the cell's record" {
   run "$RPCM" run "${FAST[@]}" --protocol exitcode --server alpha --client alpha
-  record_holds 'exitcode/alpha→alpha' vectors '.server_exit_status == 3 and (.server_exit_note | contains("status 3"))'
-  grep -q 'exitcode/alpha→alpha' "$OUT/REPORT.md"
+  [ "$(exit_of 'exitcode/alpha→alpha')" = 3 ]
+  # shellcheck disable=SC2016 # the backticks are Markdown's, not a command substitution
+  grep -qF '`exitcode/alpha→alpha`: the server exited with status 3 after SIGTERM' "$OUT/REPORT.md"
 }
 
 @test "a client that hangs while warming the cell: its workloads time out and the run goes on" {
@@ -416,7 +439,7 @@ await_file() {
   "$RPCM" run "${FAST[@]}" --protocol echo --passes 2 --seed 7 >"$BATS_TEST_TMPDIR/first.log" 2>&1 3>&- &
   local pid=$! tries=0 tag left
   # kill the runner as an ended session would (no clean-up) once it has finished two cells
-  until [ "$(cat "$OUT/progress.jsonl" 2>/dev/null | grep -c '"cell"')" -ge 2 ]; do
+  until [ -f "$OUT/progress.jsonl" ] && [ "$(grep -c '"cell"' "$OUT/progress.jsonl")" -ge 2 ]; do
     tries=$((tries + 1))
     [ "$tries" -le 600 ] || { kill -KILL "$pid"; echo "no two finished cells in 60 s" >&2; return 1; }
     sleep 0.1
@@ -448,7 +471,7 @@ await_file() {
   jq -e --argjson n "$finished" '.run.resumed | length == 1 and .[0].cells_finished == $n and (.[0].boot_id | length > 0)' "$OUT/env.json" >/dev/null
   grep -q "| Resumed (1) | at .* after $finished of 12 cells, on the same boot" "$OUT/REPORT.md"
   # nothing of the killed runner is left in the kernel
-  [ -z "$(ip netns list 2>/dev/null | grep "^rpcmatrix-$tag\b")" ]
+  [ "$(ip netns list 2>/dev/null | grep -c "^rpcmatrix-$tag\b")" -eq 0 ]
   [ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag")" ]
   # a finished run has nothing to resume
   run "$RPCM" run --resume "$OUT"

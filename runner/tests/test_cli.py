@@ -18,12 +18,19 @@ def _modules_after(*argv: str, stdin: str = "") -> set[str]:
 
 
 def test_the_commands_called_per_cell_leave_the_report_and_the_environment_unloaded(tmp_path):
-    # a run folder with one recorded cell: enough for cell-summary to answer
-    (tmp_path / "results.jsonl").write_text(
-        '{"cell": "echo/alpha→beta", "workload": "vectors", "pass": 1, "status": "pass", "reason": ""}\n')
+    # a cell that was unsupported: its one fact is enough for cell-end to fold and answer
+    (tmp_path / "plan").mkdir()
+    (tmp_path / "plan" / "profile.json").write_text('{"steady": {"max_ms": 0}}')
+    (tmp_path / "plan" / "echo.tsv").write_text("ping small 1 2 2 0 2\n")
+    cell_dir = tmp_path / "cells" / "echo__alpha-to-beta" / "pass1"
+    cell_dir.mkdir(parents=True)
+    (cell_dir.parent / "cell.json").write_text(
+        '{"name": "echo/alpha→beta", "protocol": "echo", "server": "beta", "client": "alpha", "unsupported": "no"}')
+    (cell_dir / "facts.jsonl").write_text(
+        '{"kind": "status", "pass": 1, "status": "unsupported", "reason": "no", "from": "vectors"}\n')
     heavy = {"analysis.report", "analysis.environment", "analysis.agreement", "analysis.exports"}
-    loaded = _modules_after("cell-summary", "--run", str(tmp_path), "--cell", "echo/alpha→beta")
-    assert "analysis.records" in loaded and not loaded & heavy
+    loaded = _modules_after("cell-end", "--run", str(tmp_path), "--dir", str(cell_dir))
+    assert "analysis.fold" in loaded and not loaded & heavy
     cell = '{"protocol": "echo", "server": "beta", "client": "alpha"}\n'
     loaded = _modules_after("shuffle", "--seed", "1", "--pass", "1", stdin=cell)
     assert "analysis.plan" in loaded and not loaded & heavy

@@ -88,10 +88,11 @@ def environment(ctx: Context) -> list:
 def method(ctx: Context) -> list:
     """How to read the figures, and how many of them each flag marks."""
     n = flags.counts(ctx.figures)
-    out = [Paragraph("Every process's argv (JVM and runtime flags included), library and settings are in each record's "
-                     "`env` in `results.jsonl`. RTT statistics: p50/p90/p99 from HdrHistogram; `cv` is the coefficient "
-                     "of variation of all calls; the trimmed mean (Juric et al.) drops the fastest and slowest "
-                     "repetition. Differences under about 5% are noise: do not rank on them."),
+    out = [Paragraph("Every process's argv (JVM and runtime flags included), library and settings are in "
+                     "`cells.jsonl`, the runtimes' versions in `env.json`. RTT statistics: p50/p90/p99 from "
+                     "HdrHistogram; `cv` is the coefficient of variation of all calls; the trimmed mean (Juric et "
+                     "al.) drops the fastest and slowest repetition. Differences under about 5% are noise: do not "
+                     "rank on them."),
            Paragraph(f"**Stability**: {n.unstable} of {n.timed} timed workloads are marked ⚠: the means of their "
                      f"repetitions spread by more than {UNSTABLE_REP_CV:.0%} (coefficient of variation), so they did "
                      "not measure one steady state. On a shared or virtual machine, loopback latency can switch "

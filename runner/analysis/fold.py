@@ -1,0 +1,344 @@
+"""Folds what the shell runner observed during one step (its facts, runner/FACTS.md) into the step's final
+records, appended to results.jsonl once, when the step ends.
+
+A step is a cell's pass (facts in cells/<slug>/pass<N>/facts.jsonl), a pass's floor (floor/pass<N>/) or the
+languages' handlers (handlers/). The shell only appends a line per outcome to the step's facts file; one
+interpreter folds the whole step, so results.jsonl holds each (cell, workload, pass) once, and a runner
+killed before the fold leaves none of the step's records (resume starts the step again).
+
+The contract's vectors are the pseudo-workload "vectors", the machine's floor is the pseudo-cell
+"floor/c→c" and each language's in-process handler the pseudo-cell "handler/<language>".
+"""
+import gzip
+import json
+import os
+import time
+from pathlib import Path
+
+from . import plan, records, stats
+from .records import FLOOR_CELL, SCHEMA_VERSION
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+FACTS = "facts.jsonl"
+WIRE_KEYS = ("bytes_c2s", "bytes_s2c", "packets_c2s", "packets_s2c")
+
+
+def read_facts(folder: Path) -> list[dict]:
+    path = folder / FACTS
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _cell(cell_dir: Path) -> dict:
+    """cell.json sits in the cell's folder, one level above each pass's folder."""
+    return json.loads((cell_dir.parent / "cell.json").read_text())
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _base(run: Path, cell: dict, workload: str, pass_no: int, facts: dict) -> dict:
+    """A record's fields that every kind has; the environment is not among them (records.Environment)."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "run_id": run.name,
+        "pass": pass_no,
+        "time": facts.get("time") or _now(),  # when the runner observed the outcome
+        "protocol": cell["protocol"],
+        "server": cell["server"],
+        "client": cell["client"],
+        "server_language": cell.get("server_language", cell["server"]),
+        "client_language": cell.get("client_language", cell["client"]),
+        "cell": cell["name"],
+        "workload": workload,
+        "status": None,
+        "reason": "",
+        "calls": 0,
+        "warmup": 0,
+        "repetitions": 0,
+        "rtt_us": None,
+        "instantiation_us": None,
+        "cpu_us_per_call": None,
+        "rss_kb": None,
+        "threads": None,
+        "wire_per_call": None,
+    }
+
+
+def _json_or_none(path: Path) -> dict | None:
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _us(answer: dict | None, key: str) -> float | None:
+    """A nanosecond figure of the client's connect answer, in µs."""
+    return answer[key] / 1000.0 if answer and answer.get(key) is not None else None
+
+
+def _stack_facts(cell_dir: Path, connect: dict | None) -> dict:
+    """What the stacks said about themselves at run time: the server's ready line, the client's connect."""
+    out = {}
+    try:
+        ready = json.loads((cell_dir / "server.out").read_text().splitlines()[0])
+        if ready.get("facts"):
+            out["server"] = ready["facts"]
+    except (OSError, IndexError, ValueError):
+        pass
+    if connect and connect.get("facts"):
+        out["client"] = connect["facts"]
+    return out
+
+
+def vectors_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
+    cell = _cell(cell_dir)
+    answer = json.loads((cell_dir / "vectors.json").read_text())
+    results = answer.get("results", [])
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    bad = [r for r in results if r["status"] not in ("pass", "unsupported")]
+    reason = ""
+    if not results:
+        status, reason = "error", "the client ran no vector"
+    elif any(r["status"] == "error" for r in bad):
+        status = "error"
+    elif bad:
+        status = "fail"
+    else:
+        status = "pass"
+    if results:
+        reason = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+        reason += "".join(f"; {r['id']}: {r.get('reason', '')}" for r in bad[:3])
+    rec = _base(run, cell, "vectors", facts["pass"], facts)
+    connect = _json_or_none(cell_dir / "connect.json")
+    rec.update(status=status, reason=reason, calls=len(results), vectors=results,
+               instantiation_us=_us(connect, "instantiation_ns"), facts=_stack_facts(cell_dir, connect),
+               processes=(connect or {}).get("processes"))
+    stub = _us(connect, "instantiation_stub_ns")
+    if stub is not None:  # from a reference already obtained (no registry or naming lookup)
+        rec["instantiation_stub_us"] = stub
+    metadata = _json_or_none(cell_dir / "metadata.json")
+    if metadata is not None:  # whether the client could consume the server's published metadata
+        rec["metadata"] = {"consumable": metadata.get("consumable") if metadata.get("ok") else None,
+                           "reason": metadata.get("reason") or metadata.get("error") or ""}
+    return [rec]
+
+
+def _read_samples(path: Path) -> list[list[int]]:
+    """A samples answer, or its gzipped copy (the runner compresses a cell's samples once it is folded)."""
+    if not path.exists() and path.suffix != ".gz" and path.with_name(path.name + ".gz").exists():
+        path = path.with_name(path.name + ".gz")
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
+        return json.loads(f.read())["samples_ns"]
+
+
+def _cpu(reps: list[dict]) -> dict:
+    """CPU per call from the cgroups' microsecond counters read around each repetition."""
+    per_rep = []
+    for r in reps:
+        readings = (r["client_cpu_us_before"], r["server_cpu_us_before"], r["client_cpu_us_after"],
+                    r["server_cpu_us_after"])
+        if None in readings or not r["calls"]:
+            return {}
+        per_rep.append(((r["client_cpu_us_after"] - r["client_cpu_us_before"]) / r["calls"],
+                        (r["server_cpu_us_after"] - r["server_cpu_us_before"]) / r["calls"]))
+    rep_calls = [r["calls"] for r in reps]
+    total = sum(rep_calls)
+    client = sum(c * n for (c, _), n in zip(per_rep, rep_calls, strict=True)) / total
+    server = sum(s * n for (_, s), n in zip(per_rep, rep_calls, strict=True)) / total
+    return {"client": client, "server": server,
+            "client_rep_cv": stats.cv([c for c, _ in per_rep]), "server_rep_cv": stats.cv([s for _, s in per_rep]),
+            "per_repetition": [[round(c, 3), round(s, 3)] for c, s in per_rep]}
+
+
+def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
+    cell = _cell(cell_dir)
+    name = facts["workload"]
+    measured = facts["measured"]
+    samples = _read_samples(cell_dir / f"{name}.samples.json")
+    rec = _base(run, cell, name, facts["pass"], facts)
+    connect = _json_or_none(cell_dir / "connect.json")
+    rec.update(warmup=facts["warmup"], repetitions=facts["repetitions"], size=facts["size"],
+               min_ms=facts.get("min_ms", 0), instantiation_us=_us(connect, "instantiation_ns"),
+               facts=_stack_facts(cell_dir, connect), processes=(connect or {}).get("processes"))
+    reps = measured["repetitions"]
+    rep_calls = [r["calls"] for r in reps]
+    counted = [len(s) for s in samples]
+    if counted != rep_calls or len(samples) != facts["repetitions"]:
+        rec.update(status="error", reason=f"client returned {counted} samples per repetition for the calls it "
+                                          f"reported ({rep_calls}; {facts['repetitions']} repetitions planned)")
+        return [rec]
+    if any(n < facts["calls"] for n in rep_calls):
+        rec.update(status="error", reason=f"a repetition made fewer than the {facts['calls']} calls asked: {rep_calls}")
+        return [rec]
+    total = sum(rep_calls)
+    rec.update(stats.summarize(samples))
+    rec.update(status="pass", calls=total)
+    rec["cpu_us_per_call"] = _cpu(reps) or None
+    client, server = measured["client_group"], measured["server_group"]
+    rec["rss_kb"] = {"client_peak": client["rss_peak_kb"], "server_peak": server["rss_peak_kb"],
+                     "client_after": client["rss_kb"], "server_after": server["rss_kb"]}
+    rec["threads"] = {"client": client["threads"], "server": server["threads"]}
+    before, after = measured.get("accepted_before"), measured.get("accepted_after")
+    if before is not None and after is not None:
+        rec["wire_per_call"] = {"connections": (after - before) / total}
+    time_wait = measured.get("time_wait")
+    if time_wait and None not in (time_wait.get("client"), time_wait.get("server")):
+        rec["time_wait"] = {"client": time_wait["client"], "server": time_wait["server"]}
+    steady = _steady(cell_dir, name)
+    if steady:
+        rec["warmup_steady"] = steady
+    return [rec]
+
+
+def _steady(cell_dir: Path, name: str) -> dict | None:
+    path = cell_dir / "warmup.jsonl"
+    if not path.exists():
+        return None
+    found = None
+    for line in path.read_text().splitlines():
+        entry = json.loads(line)
+        if entry.get("workload") == name:
+            found = {k: entry.get(k) for k in ("steady", "batches", "elapsed_ms", "checked")}
+    return found
+
+
+def status_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
+    """One status for the parts of a cell not yet recorded: from the vectors, from the workloads, from
+    a given workload on, or (only) that workload."""
+    cell = _cell(cell_dir)
+    names = [w["name"] for w in plan.read_plan(run, cell["protocol"])]
+    start = facts.get("from", "vectors")
+    if start == "vectors":
+        parts = ["vectors"] + names
+    elif start == "workloads":
+        parts = names
+    else:
+        parts = names[names.index(start):] if start in names else [start]
+        if facts.get("only"):
+            parts = parts[:1]
+    instantiation_us = _us(_json_or_none(cell_dir / "connect.json"), "instantiation_ns")
+    out = []
+    for part in parts:
+        rec = _base(run, cell, part, facts["pass"], facts)
+        rec.update(status=facts["status"], reason=facts["reason"], instantiation_us=instantiation_us)
+        if facts.get("blocked_by"):
+            rec["blocked_by"] = facts["blocked_by"]
+        out.append(rec)
+    return out
+
+
+def _wire_counts(cell_dir: Path) -> dict[str, dict]:
+    """Bytes and packets per call of each workload, from the counting pass (wire.jsonl)."""
+    wire = {}
+    path = cell_dir / "wire.jsonl"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            w = json.loads(line)
+            if not (w["before"] and w["after"]):
+                continue  # the veth's counters could not be read
+            wire[w["workload"]] = {k: (w["after"][k] - w["before"][k]) / w["calls"] for k in WIRE_KEYS}
+            wire[w["workload"]]["counted_calls"] = w["calls"]
+    return wire
+
+
+def with_cell_end(cell_dir: Path, facts: dict, recs: list[dict]) -> list[dict]:
+    """The cell's records with what is known only at its end: bytes and packets from the counting pass,
+    the machine's steal time during the cell and the CPU probe run before it."""
+    wire = _wire_counts(cell_dir)
+    steal = facts.get("steal_ticks")
+    extra = {"steal_ms": steal * 1000 / CLOCK_TICKS if steal is not None else None,
+             "calibration_ns": facts.get("calibration_ns")}
+    out = []
+    for rec in recs:
+        rec = dict(rec, **extra)
+        if rec["workload"] in wire and rec["status"] == "pass":
+            rec["wire_per_call"] = {**(rec.get("wire_per_call") or {}), **wire[rec["workload"]]}
+        out.append(rec)
+    return out
+
+
+def _pseudo_cell(name: str, protocol: str, server: str, client: str) -> dict:
+    return {"name": name, "protocol": protocol, "server": server, "client": client,
+            "server_language": server, "client_language": client}
+
+
+def floor_records(run: Path, folder: Path, facts: dict) -> list[dict]:
+    rec = _base(run, _pseudo_cell(FLOOR_CELL, "floor", "c", "c"), "ping", facts["pass"], facts)
+    if facts.get("error"):
+        rec.update(status="error", reason=facts["error"])
+        return [rec]
+    samples = _read_samples(folder / "ping.samples.json")
+    rec.update(stats.summarize(samples))
+    rec.update(status="pass", calls=sum(len(s) for s in samples), repetitions=len(samples))
+    return [rec]
+
+
+def handler_records(run: Path, folder: Path, facts: dict) -> list[dict]:
+    language = facts["language"]
+    cell = _pseudo_cell(f"handler/{language}", "handler", language, language)
+    rec = _base(run, cell, facts["workload"], 1, facts)
+    rec["size"] = facts.get("size")
+    if facts.get("error"):
+        rec.update(status="error", reason=f"handler: {facts['error']}")
+        return [rec]
+    samples = _read_samples(folder / language / f"{facts['workload']}.samples.json.gz")
+    if not any(samples):
+        rec.update(status="error", reason="handler: no samples")
+        return [rec]
+    rec.update(stats.summarize(samples))
+    rec.update(status="pass", calls=sum(len(s) for s in samples), repetitions=len(samples))
+    return [rec]
+
+
+BUILDERS = {"vectors": vectors_records, "workload": workload_records, "status": status_records,
+            "floor": floor_records, "handler": handler_records}
+
+
+def fold(run: Path, folder: Path) -> list[dict]:
+    """The step's final records from its facts, in the order first observed: a later fact about the same
+    workload (a status after a failed metadata check) replaces the earlier record; the cell's end adds to
+    all of them."""
+    built: dict[tuple, dict] = {}
+    end = None
+    for facts in read_facts(folder):
+        kind = facts["kind"]
+        if kind == "cell_end":
+            end = facts
+            continue
+        if kind not in BUILDERS:
+            raise ValueError(f"unknown kind of facts in {folder / FACTS}: {kind}")
+        for rec in BUILDERS[kind](run, folder, facts):
+            built[records.key(rec)] = rec
+    recs = list(built.values())
+    return with_cell_end(folder, end, recs) if end is not None else recs
+
+
+def fold_into_results(run: Path, folder: Path) -> list[dict]:
+    """Folds the step and appends its records to results.jsonl, in one write; returns them."""
+    recs = fold(run, folder)
+    if recs:
+        records.append(run, recs)
+    return recs
+
+
+def cell_summary(recs: list[dict]) -> str:
+    """One short line for the progress display: the cell's vectors and how many workloads were timed."""
+    vec = next((r for r in recs if r["workload"] == "vectors"), None)
+    if vec is None:
+        return "not run"
+    timed = sum(1 for r in recs if r["workload"] != "vectors" and r["status"] == "pass")
+    text = f"{vec['status']}: {vec['reason'][:120]}"
+    if vec["status"] == "pass":
+        text += f"; {timed}/{len(recs) - 1} workloads timed"
+    return text
+
+
+def end_cell(run: Path, cell_dir: Path) -> str:
+    """Folds a cell's pass into its records; returns the progress line's "<seconds of work>\\t<summary>":
+    the estimated work the cell had (for the time left) and what came of it."""
+    recs = fold_into_results(run, cell_dir)
+    work = plan.estimate_done(run, _cell(cell_dir), int(cell_dir.name.removeprefix("pass")))
+    return f"{work}\t{cell_summary(recs)}"

@@ -1,0 +1,236 @@
+"""Records: a step's facts folded into one final record per (cell, workload, pass), stored without the
+run's environment and joined with it on load; runs of schema 2 (embedded environment, duplicates) still
+read; publishing and resuming either format."""
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis import fold, publish, records, resume
+from test_analysis import _git_tree
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLISHED = ROOT / "results" / "published" / "20261123T082130Z-default"
+CELL = {"name": "echo/alpha→beta", "slug": "echo__alpha-to-beta", "protocol": "echo", "server": "beta",
+        "client": "alpha", "server_language": "fake", "client_language": "fake", "server_library": "fakelib 2",
+        "server_thread_model": "a thread per connection", "client_thread_model": "blocking",
+        "server_argv": ["python3", "fake.py", "server"], "client_argv": ["python3", "fake.py", "client"]}
+ENV = {"run": {"run_id": "r", "profile": {"name": "smoke"}, "cpu_model": "cpu"},
+       "versions": {"fake": {"fake": "2.0"}}}
+
+
+def _wire(n: int) -> dict:
+    return {"bytes_c2s": 100 * n, "bytes_s2c": 200 * n, "packets_c2s": 2 * n, "packets_s2c": 2 * n}
+
+
+def _measured(calls: list[int]) -> dict:
+    reps = [{"calls": n, "client_cpu_us_before": 0, "server_cpu_us_before": 0, "client_cpu_us_after": 2 * n,
+             "server_cpu_us_after": 3 * n, "wire_before": None, "wire_after": None} for n in calls]
+    group = {"cpu_ticks": 1, "rss_kb": 1024, "rss_peak_kb": 2048, "threads": 3}
+    return {"repetitions": reps, "accepted_before": 5, "accepted_after": 5,
+            "time_wait": {"client": 0, "server": 1}, "client_group": group, "server_group": group}
+
+
+def _run_with_a_cell(tmp_path: Path) -> tuple[Path, Path]:
+    """A run folder with one cell's pass as the shell leaves it at the cell's end: answers, samples and
+    facts (its vectors, ping timed, echoInt32 failed, the cell's end), and its server's exit noted."""
+    run = tmp_path / "20260101T000000Z-smoke"
+    (run / "plan").mkdir(parents=True)
+    (run / "plan" / "profile.json").write_text(json.dumps({"steady": {"max_ms": 0}}))
+    (run / "plan" / "echo.tsv").write_text("ping small 1 2 2 0 2\nechoInt32 small 1 2 2 0 2\n")
+    (run / "env.json").write_text(json.dumps(ENV))
+    (run / "cells.jsonl").write_text(json.dumps(CELL, ensure_ascii=False) + "\n")
+    cell_dir = run / "cells" / CELL["slug"] / "pass1"
+    cell_dir.mkdir(parents=True)
+    (cell_dir.parent / "cell.json").write_text(json.dumps(CELL, ensure_ascii=False))
+    (cell_dir / "server.out").write_text('{"ready": true, "port": 1, "facts": {"fake": "echo"}}\n')
+    (cell_dir / "connect.json").write_text(json.dumps({"ok": True, "instantiation_ns": 5000,
+                                                       "processes": {"client": "new", "server": "new"}}))
+    (cell_dir / "vectors.json").write_text(json.dumps({"results": [{"id": "v", "status": "pass"}]}))
+    with gzip.open(cell_dir / "ping.samples.json.gz", "wt") as f:  # compressed before the fold, as run_cell does
+        f.write(json.dumps({"samples_ns": [[1000, 2000], [1500, 2500]]}))
+    (cell_dir / "wire.jsonl").write_text(json.dumps({"workload": "ping", "calls": 2, "before": _wire(1),
+                                                     "after": _wire(3)}) + "\n")
+    facts = [{"time": "2026-01-01T00:00:01Z", "kind": "vectors", "pass": 1},
+             {"time": "2026-01-01T00:00:02Z", "kind": "workload", "pass": 1, "workload": "ping", "size": "small",
+              "warmup": 1, "calls": 2, "repetitions": 2, "min_ms": 0, "measured": _measured([2, 2])},
+             {"kind": "status", "pass": 1, "status": "fail", "reason": "differs", "from": "echoInt32", "only": True},
+             {"kind": "cell_end", "pass": 1, "steal_ticks": 0, "calibration_ns": 123}]
+    (cell_dir / "facts.jsonl").write_text("".join(json.dumps(f) + "\n" for f in facts))
+    (run / "server_exits.jsonl").write_text(json.dumps({"pass": 1, "cell": CELL["name"],
+                                                        "server_exit_status": 137}, ensure_ascii=False) + "\n")
+    return run, cell_dir
+
+
+def _stored_lines(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_cells_facts_fold_into_one_record_per_workload_without_the_environment(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    work, summary = fold.end_cell(run, cell_dir).split("\t")
+    assert int(work) > 0 and summary == "pass: 1 pass; 1/2 workloads timed"
+    lines = _stored_lines(run)
+    assert [(r["cell"], r["workload"], r["pass"]) for r in lines] == [
+        (CELL["name"], "vectors", 1), (CELL["name"], "ping", 1), (CELL["name"], "echoInt32", 1)]
+    assert all(r["schema"] == 3 and r["run_id"] == run.name and "env" not in r for r in lines)
+    assert all("server_exit_status" not in r for r in lines)  # joined on load, from server_exits.jsonl
+    vectors, ping, echo = lines
+    assert vectors["time"] == "2026-01-01T00:00:01Z" and vectors["facts"] == {"server": {"fake": "echo"}}
+    assert ping["status"] == "pass" and ping["calls"] == 4 and ping["rtt_us"]["p50"] > 0
+    assert ping["cpu_us_per_call"]["client"] == 2 and ping["cpu_us_per_call"]["server"] == 3
+    assert ping["rss_kb"] == {"client_peak": 2048, "server_peak": 2048, "client_after": 1024, "server_after": 1024}
+    assert ping["wire_per_call"] == {"connections": 0.0, "bytes_c2s": 100.0, "bytes_s2c": 200.0, "packets_c2s": 2.0,
+                                     "packets_s2c": 2.0, "counted_calls": 2}
+    assert ping["time_wait"] == {"client": 0, "server": 1} and ping["calibration_ns"] == 123
+    assert echo["status"] == "fail" and echo["reason"] == "differs" and echo["steal_ms"] == 0
+
+
+def test_load_joins_the_environment_and_the_servers_exit(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    fold.end_cell(run, cell_dir)
+    recs = {r["workload"]: r for r in records.load(run)}
+    env = recs["ping"]["env"]
+    assert env["cpu_model"] == "cpu" and env["profile"] == {"name": "smoke"}
+    assert env["server"] == {"implementation": "beta", "language": "fake", "library": "fakelib 2", "settings": None,
+                             "thread_model": "a thread per connection", "argv": ["python3", "fake.py", "server"],
+                             "versions": {"fake": "2.0"}}
+    assert env["client"]["thread_model"] == "blocking" and env["client"]["library"] is None
+    assert recs["vectors"]["env"] is env  # one view per cell, not a copy per record
+    assert all(r["server_exit_status"] == 137 for r in recs.values())
+    assert "had to be killed" in recs["vectors"]["server_exit_note"] and "server_exit_note" not in recs["ping"]
+
+
+def test_the_floor_and_the_handlers_fold_as_pseudo_cells(tmp_path):
+    run, _ = _run_with_a_cell(tmp_path)
+    floor = run / "floor" / "pass1"
+    floor.mkdir(parents=True)
+    (floor / "ping.samples.json").write_text(json.dumps({"samples_ns": [[900, 1100]]}))
+    (floor / "facts.jsonl").write_text('{"kind": "floor", "pass": 1}\n')
+    handlers = run / "handlers"
+    (handlers / "fake").mkdir(parents=True)
+    with gzip.open(handlers / "fake" / "ping.samples.json.gz", "wt") as f:
+        f.write(json.dumps({"samples_ns": [[10, 20]]}))
+    (handlers / "facts.jsonl").write_text(
+        '{"kind": "handler", "language": "fake", "workload": "ping", "size": "small"}\n'
+        '{"kind": "handler", "language": "fake", "workload": "stream", "size": "small", "error": "no stream"}\n')
+    fold.fold_into_results(run, floor)
+    fold.fold_into_results(run, handlers)
+    recs = {(r["cell"], r["workload"]): r for r in records.load(run)}
+    assert recs[("floor/c→c", "ping")]["status"] == "pass"
+    assert recs[("floor/c→c", "ping")]["env"]["server"]["library"] == "runner/floor/floor.c"
+    assert recs[("handler/fake", "ping")]["env"]["server"]["versions"] == {"fake": "2.0"}
+    assert recs[("handler/fake", "stream")]["reason"] == "handler: no stream"
+    assert len(_stored_lines(run)) == 3
+
+
+def test_a_later_fact_about_a_workload_replaces_the_earlier_record(tmp_path):
+    # the metadata check failed after the vectors: the vectors record stays, the workloads are marked
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    (cell_dir / "facts.jsonl").write_text(
+        '{"kind": "vectors", "pass": 1}\n'
+        '{"kind": "status", "pass": 1, "status": "error", "reason": "gone", "from": "workloads"}\n'
+        '{"kind": "status", "pass": 1, "status": "timeout", "reason": "hangs", "from": "echoInt32"}\n')
+    recs = fold.fold(run, cell_dir)
+    assert [(r["workload"], r["status"]) for r in recs] == [("vectors", "pass"), ("ping", "error"),
+                                                            ("echoInt32", "timeout")]
+
+
+def test_a_run_killed_before_the_fold_has_none_of_the_cells_records_and_resume_drops_its_exit(tmp_path):
+    root, _ = _git_tree(tmp_path)
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    env = json.loads((run / "env.json").read_text())
+    env["run"].update(resume.environment.code_state(root), profile={"name": "smoke", "passes": 1})
+    (run / "env.json").write_text(json.dumps(env))
+    assert not (run / "results.jsonl").exists() and records.load(run) == []
+    resume.trim(run)  # the journal lists no finished step
+    assert (run / "server_exits.jsonl").read_text() == "" and not cell_dir.exists()
+
+
+def test_a_torn_last_line_is_skipped(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    fold.end_cell(run, cell_dir)
+    with open(run / "results.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"cell": "echo/alpha→beta", "workl')
+    assert len(records.load(run)) == 3
+
+
+# -- schema 2: the environment in every record, a cell's records appended again as facts arrived ----------
+
+def _schema2_run(tmp_path: Path) -> tuple[Path, list[dict]]:
+    run = tmp_path / "20250101T000000Z-old"
+    run.mkdir()
+    (run / "env.json").write_text(json.dumps(ENV))
+    (run / "cells.jsonl").write_text(json.dumps(CELL, ensure_ascii=False) + "\n")
+    side = {"implementation": "beta", "language": "fake", "library": "fakelib 2", "settings": None,
+            "thread_model": "a thread per connection", "argv": CELL["server_argv"], "versions": {"fake": "2.0"}}
+    embedded = {**ENV["run"], "server": side, "client": {**side, "implementation": "alpha"}}
+    base = {"schema": 2, "run_id": run.name, "pass": 1, "cell": CELL["name"], "protocol": "echo", "server": "beta",
+            "client": "alpha", "status": "pass", "reason": "", "env": embedded}
+    lines = [dict(base, workload="vectors"), dict(base, workload="ping", calls=4),
+             dict(base, workload="vectors", steal_ms=1.0), dict(base, workload="ping", calls=4, steal_ms=1.0),
+             dict(base, workload="vectors", steal_ms=1.0, server_exit_status=0)]
+    (run / "results.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
+    return run, lines
+
+
+def test_schema_2_reads_as_the_last_record_of_each_part_with_the_environment_joined(tmp_path):
+    run, lines = _schema2_run(tmp_path)
+    recs = records.load(run)
+    assert [(r["workload"], r.get("server_exit_status"), r.get("steal_ms")) for r in recs] == [
+        ("vectors", 0, 1.0), ("ping", None, 1.0)]
+    # the embedded copy gives way to the view of env.json and cells.jsonl, which holds the same
+    assert recs[0]["env"]["server"] == lines[-1]["env"]["server"] and recs[0]["env"]["cpu_model"] == "cpu"
+    assert recs[0]["schema"] == 2 and "env" in records.stored(run)[0]  # stored() gives them as written
+
+
+@pytest.mark.skipif(not PUBLISHED.exists(), reason="the published run is not in this checkout")
+def test_a_published_schema_2_run_reads_as_it_was_stored():
+    # results.jsonl.gz read in place; each (cell, workload, pass) once, the last line of it; the joined
+    # environment's sides equal those the record embedded
+    raw: dict[tuple, dict] = {}
+    with gzip.open(PUBLISHED / "results.jsonl.gz", "rt", encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            raw[records.key(rec)] = rec
+    recs = records.load(PUBLISHED)
+    assert len(recs) == len(raw) == 1078
+    for rec in recs:
+        stored = raw[records.key(rec)]
+        assert {k: v for k, v in rec.items() if k != "env"} == {k: v for k, v in stored.items() if k != "env"}
+        assert rec["env"]["server"] == stored["env"]["server"] and rec["env"]["client"] == stored["env"]["client"]
+        assert rec["env"]["git_commit"] == stored["env"]["git_commit"]
+
+
+# -- publishing ----------------------------------------------------------------------------------------
+
+def _publishable(run: Path, commit: str) -> Path:
+    env = json.loads((run / "env.json").read_text())
+    env["run"].update(git_commit=commit, git_dirty=False)
+    (run / "env.json").write_text(json.dumps(env))
+    for name in ("REPORT.md", "verdict.json", "junit.xml", "results.csv"):
+        (run / name).write_text(name)
+    (run / "plan").mkdir(exist_ok=True)
+    return run
+
+
+def test_publish_a_schema_3_run_with_what_its_records_refer_to(tmp_path):
+    root, head = _git_tree(tmp_path)
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    fold.end_cell(run, cell_dir)
+    target = publish.publish(_publishable(run, head), root, tmp_path / "pub")
+    published = [json.loads(line) for line in gzip.open(target / "results.jsonl.gz", "rt", encoding="utf-8")]
+    assert published == _stored_lines(run)
+    assert (target / "server_exits.jsonl").exists() and (target / "cells.jsonl").exists()
+    assert records.load(target) == records.load(run)
+
+
+def test_publish_a_schema_2_run_keeps_the_last_record_of_each_part_as_stored(tmp_path):
+    root, head = _git_tree(tmp_path)
+    run, lines = _schema2_run(tmp_path)
+    target = publish.publish(_publishable(run, head), root, tmp_path / "pub")
+    published = [json.loads(line) for line in gzip.open(target / "results.jsonl.gz", "rt", encoding="utf-8")]
+    assert published == [lines[4], lines[3]]
+    assert not (target / "server_exits.jsonl").exists()
+    assert records.load(target) == records.load(run)
