@@ -9,9 +9,8 @@ namespace RpcMatrix.Soap
         public IBenchServer CreateServer(Options options)
         {
             var binding = SoapBindings.For(options.Protocol);
-            var service = new SoapBenchService(new ReferenceBench());
             var published = new SoapMetadataDocuments(options.IdlDirectory, binding.MessageVersion);
-            return new SoapChannelServer(binding, new SoapDispatcher(service, binding.MessageVersion), published);
+            return new SoapChannelServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion), published);
         }
 
         public IBenchClient CreateClient(Options options)

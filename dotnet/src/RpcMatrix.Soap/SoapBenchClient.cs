@@ -1,20 +1,19 @@
 using System;
-using System.Collections.Generic;
 using System.Net;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Hosting;
 using RpcMatrix.Soap.Contract;
-using C = RpcMatrix.Soap.SoapCarriage;
 
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// Client adapter: a WCF ChannelFactory proxy of ISoapBench (one channel, kept open, keep-alive HTTP); the
-    /// declared fault comes back as BenchError.
+    /// Client adapter: a WCF ChannelFactory proxy of ISoapBench (one channel, kept open, keep-alive HTTP), each
+    /// operation called through the operation table (SoapOperation, SoapMapping); the declared fault comes back as
+    /// BenchError.
     /// </summary>
-    public sealed class SoapBenchClient : IBenchClient, IMetadataClient
+    public sealed class SoapBenchClient : OperationClient, IMetadataClient
     {
         private readonly ChannelFactory<ISoapBench> factory;
         private readonly ISoapBench proxy;
@@ -44,31 +43,7 @@ namespace RpcMatrix.Soap
             return SoapMetadataCheck.Check(endpoint, out reason);
         }
 
-        public void Ping() { Call(() => proxy.Ping(new PingRequest())); }
-        public bool EchoBool(bool value) { return Call(() => proxy.EchoBool(new EchoBoolRequest { Value = value })).Result; }
-        public sbyte EchoInt8(sbyte value) { return Call(() => proxy.EchoInt8(new EchoInt8Request { Value = value })).Result; }
-        public short EchoInt16(short value) { return Call(() => proxy.EchoInt16(new EchoInt16Request { Value = value })).Result; }
-        public int EchoInt32(int value) { return Call(() => proxy.EchoInt32(new EchoInt32Request { Value = value })).Result; }
-        public long EchoInt64(long value) { return Call(() => proxy.EchoInt64(new EchoInt64Request { Value = value })).Result; }
-        public float EchoFloat32(float value) { return C.ToFloat(Call(() => proxy.EchoFloat32(new EchoFloat32Request { Value = C.Float(value) })).Result); }
-        public double EchoFloat64(double value) { return C.ToDouble(Call(() => proxy.EchoFloat64(new EchoFloat64Request { Value = C.Double(value) })).Result); }
-        public string EchoString(string value) { return SoapText.Of(Call(() => proxy.EchoString(new EchoStringRequest { Value = new SoapText(value) })).Result); }
-        public byte[] EchoBytes(byte[] value) { return Call(() => proxy.EchoBytes(new EchoBytesRequest { Value = value })).Result ?? new byte[0]; }
-        public bool IsPrime(int n) { return Call(() => proxy.IsPrime(new IsPrimeRequest { N = n })).Result; }
-        public double Average(double[] values) { return C.ToDouble(Call(() => proxy.Average(new AverageRequest { Values = C.Doubles(values) })).Result); }
-        public double[] RandomDoubles(int count, long seed) { return C.ToDoubles(Call(() => proxy.RandomDoubles(new RandomDoublesRequest { Count = count, Seed = seed })).Result); }
-        public double[] LogTransform(double[] values) { return C.ToDoubles(Call(() => proxy.LogTransform(new LogTransformRequest { Values = C.Doubles(values) })).Result); }
-        public Record GetRecord(string key) { return C.ToRecord(Call(() => proxy.GetRecord(new GetRecordRequest { Key = key })).Result); }
-        public Book[] SearchBooks(string query, int count) { return C.ToBooks(Call(() => proxy.SearchBooks(new SearchBooksRequest { Query = query, Count = count })).Result); }
-        public Item[] GetItems(int count) { return C.ToItems(Call(() => proxy.GetItems(new GetItemsRequest { Count = count })).Result); }
-        public void Fail(int code, string message) { Call(() => proxy.Fail(new FailRequest { Code = code, Message = message })); }
-
-        public IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk)
-        {
-            throw new NotSupportedException("randomDoublesStream is a gRPC-only operation");
-        }
-
-        public void Dispose()
+        public override void Dispose()
         {
             try
             {
@@ -81,11 +56,11 @@ namespace RpcMatrix.Soap
             }
         }
 
-        private static T Call<T>(Func<T> call)
+        protected override object Call(OperationInfo op, object[] args)
         {
             try
             {
-                return call();
+                return SoapOperation.Table[op.Id].Call(proxy, args);
             }
             catch (FaultException fault)
             {

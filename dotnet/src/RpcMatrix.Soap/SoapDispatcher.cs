@@ -6,41 +6,43 @@ using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.ServiceModel.Description;
 using System.Xml;
+using RpcMatrix.Core.Contract;
 using RpcMatrix.Soap.Contract;
 
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// From a request Message to the service class and back, for servers on WCF's channel layer: the operation is
-    /// found by SOAP action (or, when a client sends none, by the body's wrapper element), the message contract read
-    /// and written by WCF's TypedMessageConverter, a FaultException turned into a SOAP Fault.
+    /// From a request Message to the Bench and back, for servers on WCF's channel layer: the operation is found by
+    /// SOAP action (or, when a client sends none, by the body's wrapper element), the message contract read and written
+    /// by WCF's TypedMessageConverter and answered through the operation table (SoapOperation, SoapMapping); a
+    /// BenchError becomes bench.wsdl's declared fault, any other failure a SOAP Fault.
     /// </summary>
     public sealed class SoapDispatcher
     {
-        private readonly object service;
+        private readonly IBench bench;
         private readonly MessageVersion version;
         private readonly Dictionary<string, Operation> byAction = new Dictionary<string, Operation>();
         private readonly Dictionary<string, Operation> byElement = new Dictionary<string, Operation>();
 
-        public SoapDispatcher(ISoapBench service, MessageVersion version)
+        public SoapDispatcher(IBench bench, MessageVersion version)
         {
-            this.service = service;
+            this.bench = bench;
             this.version = version;
             var format = new XmlSerializerFormatAttribute();
-            foreach (MethodInfo method in typeof(ISoapBench).GetMethods())
+            foreach (SoapOperation soap in SoapOperation.Table)
             {
-                var contract = (OperationContractAttribute)Attribute.GetCustomAttribute(method, typeof(OperationContractAttribute));
-                Type request = method.GetParameters()[0].ParameterType;
+                if (soap == null)
+                {
+                    continue;
+                }
                 var op = new Operation
                 {
-                    Method = method,
-                    RequestType = request,
-                    ReplyAction = contract.ReplyAction,
-                    Request = TypedMessageConverter.Create(request, contract.Action, BenchNamespace.Uri, format),
-                    Reply = TypedMessageConverter.Create(method.ReturnType, contract.ReplyAction, BenchNamespace.Uri, format),
+                    Soap = soap,
+                    Request = TypedMessageConverter.Create(soap.RequestType, soap.Action, BenchNamespace.Uri, format),
+                    Reply = TypedMessageConverter.Create(soap.ResponseType, soap.ReplyAction, BenchNamespace.Uri, format),
                 };
-                byAction.Add(contract.Action, op);
-                byElement.Add(contract.Name, op);
+                byAction.Add(soap.Action, op);
+                byElement.Add(soap.Operation.Name, op);
             }
         }
 
@@ -67,17 +69,22 @@ namespace RpcMatrix.Soap
             }
             catch (Exception e)
             {
-                return SenderFault("cannot read the " + op.Method.Name + " request: " + Innermost(e).Message);
+                return SenderFault("cannot read the " + op.Soap.Method.Name + " request: " + Innermost(e).Message);
             }
+            object answer;
             try
             {
-                object answer = op.Method.Invoke(service, new[] { argument });
-                return op.Reply.ToMessage(answer, version);
+                answer = op.Soap.Answer(bench, argument);
             }
-            catch (TargetInvocationException e)
+            catch (BenchError e) when (op.Soap.DeclaresBenchError)
+            {
+                return FaultOf(SoapFaults.ToFault(e), op);
+            }
+            catch (Exception e)
             {
                 return FaultOf(Innermost(e), op);
             }
+            return op.Reply.ToMessage(answer, version);
         }
 
         private Operation Find(ref Message request)
@@ -106,12 +113,12 @@ namespace RpcMatrix.Soap
             {
                 MessageFault fault = MessageFault.CreateFault(Code(false), declared.Reason, declared.Detail,
                     new DataContractSerializer(typeof(BenchErrorDetail)));
-                return Message.CreateMessage(version, fault, op.ReplyAction);
+                return Message.CreateMessage(version, fault, op.Soap.ReplyAction);
             }
             var other = e as FaultException;
             if (other != null)
             {
-                return Message.CreateMessage(version, other.CreateMessageFault(), op.ReplyAction);
+                return Message.CreateMessage(version, other.CreateMessageFault(), op.Soap.ReplyAction);
             }
             if (e is FormatException || e is OverflowException || e is ArgumentException)
             {
@@ -146,9 +153,7 @@ namespace RpcMatrix.Soap
 
         private sealed class Operation
         {
-            public MethodInfo Method;
-            public Type RequestType;
-            public string ReplyAction;
+            public SoapOperation Soap;
             public TypedMessageConverter Request;
             public TypedMessageConverter Reply;
         }

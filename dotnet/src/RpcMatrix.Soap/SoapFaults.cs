@@ -7,9 +7,16 @@ using RpcMatrix.Soap.Contract;
 
 namespace RpcMatrix.Soap
 {
-    /// <summary>A SOAP Fault seen by a client: the declared tns:BenchError detail becomes BenchError again.</summary>
+    /// <summary>BenchError as bench.wsdl's declared SOAP Fault (server) and back (client).</summary>
     public static class SoapFaults
     {
+        /// <summary>BenchError as bench.wsdl's declared fault: faultstring the message, detail tns:BenchError.</summary>
+        public static FaultException<BenchErrorDetail> ToFault(BenchError e)
+        {
+            var detail = new BenchErrorDetail { Code = e.Code, Message = e.Message };
+            return new FaultException<BenchErrorDetail>(detail, new FaultReason(e.Message), FaultCode.CreateReceiverFaultCode(null));
+        }
+
         /// <summary>BenchError when the fault carries tns:BenchError {code, message}; otherwise an exception naming the fault.</summary>
         public static Exception ToBenchError(FaultException fault)
         {

@@ -4,6 +4,7 @@ using System.Linq;
 using NUnit.Framework;
 using RpcMatrix.Core.Conformance;
 using RpcMatrix.Core.Contract;
+using RpcMatrix.Core.Hosting;
 using RpcMatrix.Core.Reference;
 
 namespace RpcMatrix.Tests
@@ -13,28 +14,13 @@ namespace RpcMatrix.Tests
     public class AttackDispatchTests
     {
         /// <summary>A Bench that answers like the reference and whose attacks are refused or answered as told.</summary>
-        private class FakeBench : IBench
+        private class FakeBench : OperationClient
         {
             private readonly ReferenceBench reference = new ReferenceBench();
-            public void Ping() { }
-            public bool EchoBool(bool value) { return value; }
-            public sbyte EchoInt8(sbyte value) { return value; }
-            public short EchoInt16(short value) { return value; }
-            public int EchoInt32(int value) { return value; }
-            public long EchoInt64(long value) { return value; }
-            public float EchoFloat32(float value) { return value; }
-            public double EchoFloat64(double value) { return value; }
-            public string EchoString(string value) { return value; }
-            public byte[] EchoBytes(byte[] value) { return value; }
-            public bool IsPrime(int n) { return reference.IsPrime(n); }
-            public double Average(double[] values) { return reference.Average(values); }
-            public double[] RandomDoubles(int count, long seed) { return reference.RandomDoubles(count, seed); }
-            public double[] LogTransform(double[] values) { return reference.LogTransform(values); }
-            public Record GetRecord(string key) { return reference.GetRecord(key); }
-            public Book[] SearchBooks(string query, int count) { return reference.SearchBooks(query, count); }
-            public Item[] GetItems(int count) { return reference.GetItems(count); }
-            public void Fail(int code, string message) { reference.Fail(code, message); }
-            public IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk) { return reference.RandomDoublesStream(count, seed, chunk); }
+
+            protected override object Call(OperationInfo op, object[] args) { return op.Invoke(reference, args); }
+            public override IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk) { return reference.RandomDoublesStream(count, seed, chunk); }
+            public override void Dispose() { }
         }
 
         private sealed class FakeAttacker : FakeBench, IAttackClient

@@ -81,7 +81,7 @@ namespace RpcMatrix.Tests
         }
 
         /// <summary>A Bench whose calculators count calls; optionally one whose release does nothing (a broken server).</summary>
-        private sealed class BenchWithCalculators : IBench, ICalculatorClient
+        private sealed class BenchWithCalculators : OperationClient, ICalculatorClient
         {
             private readonly bool neverRelease;
             private readonly ReferenceBench bench = new ReferenceBench();
@@ -112,25 +112,8 @@ namespace RpcMatrix.Tests
                 public void Release() { owner.Calls++; if (!owner.neverRelease) { inner.Release(); } }
             }
 
-            public void Ping() { bench.Ping(); }
-            public bool EchoBool(bool value) { return value; }
-            public sbyte EchoInt8(sbyte value) { return value; }
-            public short EchoInt16(short value) { return value; }
-            public int EchoInt32(int value) { return value; }
-            public long EchoInt64(long value) { return value; }
-            public float EchoFloat32(float value) { return value; }
-            public double EchoFloat64(double value) { return value; }
-            public string EchoString(string value) { return value; }
-            public byte[] EchoBytes(byte[] value) { return value; }
-            public bool IsPrime(int n) { return bench.IsPrime(n); }
-            public double Average(double[] values) { return bench.Average(values); }
-            public double[] RandomDoubles(int count, long seed) { return bench.RandomDoubles(count, seed); }
-            public double[] LogTransform(double[] values) { return bench.LogTransform(values); }
-            public Record GetRecord(string key) { return bench.GetRecord(key); }
-            public Book[] SearchBooks(string query, int count) { return bench.SearchBooks(query, count); }
-            public Item[] GetItems(int count) { return bench.GetItems(count); }
-            public void Fail(int code, string message) { bench.Fail(code, message); }
-            public System.Collections.Generic.IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk) { throw new NotSupportedException(); }
+            protected override object Call(OperationInfo op, object[] args) { return op.Invoke(bench, args); }
+            public override void Dispose() { }
         }
     }
 }

@@ -15,33 +15,24 @@ namespace RpcMatrix.Tests
     public class CommandLoopTests
     {
         /// <summary>An in-process client: the reference behaviour, optionally corrupting one operation.</summary>
-        private sealed class FakeClient : IBenchClient
+        private sealed class FakeClient : OperationClient
         {
             private readonly ReferenceBench reference = new ReferenceBench();
             public bool BreakEchoInt32;
             public bool Disposed;
             public int Calls;
 
-            public void Ping() { Calls++; reference.Ping(); }
-            public bool EchoBool(bool value) { return value; }
-            public sbyte EchoInt8(sbyte value) { return value; }
-            public short EchoInt16(short value) { return value; }
-            public int EchoInt32(int value) { return BreakEchoInt32 ? value + 1 : value; }
-            public long EchoInt64(long value) { return value; }
-            public float EchoFloat32(float value) { return value; }
-            public double EchoFloat64(double value) { return value; }
-            public string EchoString(string value) { return value; }
-            public byte[] EchoBytes(byte[] value) { return value; }
-            public bool IsPrime(int n) { return reference.IsPrime(n); }
-            public double Average(double[] values) { return reference.Average(values); }
-            public double[] RandomDoubles(int count, long seed) { return reference.RandomDoubles(count, seed); }
-            public double[] LogTransform(double[] values) { return reference.LogTransform(values); }
-            public Record GetRecord(string key) { return reference.GetRecord(key); }
-            public Book[] SearchBooks(string query, int count) { return reference.SearchBooks(query, count); }
-            public Item[] GetItems(int count) { return reference.GetItems(count); }
-            public void Fail(int code, string message) { reference.Fail(code, message); }
-            public IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk) { throw new NotSupportedException("not on this transport"); }
-            public void Dispose() { Disposed = true; }
+            protected override object Call(OperationInfo op, object[] args)
+            {
+                if (op == Operations.Ping)
+                {
+                    Calls++;
+                }
+                object result = op.Invoke(reference, args);
+                return BreakEchoInt32 && op == Operations.EchoInt32 ? (int)result + 1 : result;
+            }
+
+            public override void Dispose() { Disposed = true; }
         }
 
         private static int connects;

@@ -40,7 +40,7 @@ namespace RpcMatrix.Tests
         {
             OperationInfo op = Operations.ByName((string)golden["op"]);
             object[] args = ValueDecoder.DecodeArguments(op.ParamTypes, (List<object>)golden["args"]);
-            object answer = OperationInvoker.Bind(op.Name, args)(new ReferenceBench());
+            object answer = op.Invoke(new ReferenceBench(), args);
             Assert.AreEqual(op.Returns, golden["type"]);
             AssertDigest(golden, Encode(op.Returns, answer));
             if (golden.ContainsKey("value_bits"))
@@ -71,9 +71,9 @@ namespace RpcMatrix.Tests
                 case "float64": w.Float64((double)value); break;
                 case "float64[]": w.Float64Array((double[])value); break;
                 case "bytes": w.Bytes((byte[])value); break;
-                case "Record": StructCodec.Write(w, (Record)value); break;
-                case "Book[]": StructCodec.Write(w, (Book[])value); break;
-                case "Item[]": StructCodec.Write(w, (Item[])value); break;
+                case "Record": RawTcpMapping.Write(w, (Record)value); break;
+                case "Book[]": RawTcpMapping.Write(w, (Book[])value); break;
+                case "Item[]": RawTcpMapping.Write(w, (Item[])value); break;
                 default: throw new ArgumentException("no golden encoding for " + type);
             }
             var frame = new MemoryStream();

@@ -1,6 +1,10 @@
+using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Reflection;
+using System.Runtime.Remoting.Messaging;
+using System.Runtime.Remoting.Proxies;
 using NUnit.Framework;
 using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Json;
@@ -27,8 +31,78 @@ namespace RpcMatrix.Tests
                 var parameters = ((List<object>)json["params"]).Cast<Dictionary<string, object>>().ToList();
                 Assert.AreEqual(parameters.Select(p => (string)p["name"]).ToArray(), op.ParamNames, op.Name);
                 Assert.AreEqual(parameters.Select(p => (string)p["type"]).ToArray(), op.ParamTypes, op.Name);
+                Assert.AreEqual(json.ContainsKey("raises") ? json["raises"] : null, op.Raises, op.Name);
+                Assert.AreEqual(op.Returns.StartsWith("stream "), op.IsStream, op.Name);
                 var needs = json.ContainsKey("needs") ? ((List<object>)json["needs"]).Cast<string>().ToArray() : new string[0];
                 Assert.AreEqual(needs, op.Needs, op.Name);
+            }
+        }
+
+        /// <summary>Each row's Invoke calls the IBench method of its name, with its arguments in order, and answers its result.</summary>
+        [Test]
+        public void EveryOperationInvokesItsBenchMethod()
+        {
+            foreach (OperationInfo op in Operations.All)
+            {
+                var recorder = new RecordingBench();
+                var bench = (IBench)recorder.GetTransparentProxy();
+                object[] args = op.ParamTypes.Select((type, i) => Sample(type, i)).ToArray();
+                object result = op.Invoke(bench, args);
+                Assert.AreEqual(char.ToUpperInvariant(op.Name[0]) + op.Name.Substring(1), recorder.Method, op.Name);
+                Assert.AreEqual(args, recorder.Args, op.Name);
+                if (op.IsVoid)
+                {
+                    Assert.IsNull(result, op.Name);
+                }
+                else if (!op.IsStream)
+                {
+                    Assert.AreEqual(recorder.Answer, result, op.Name);
+                }
+            }
+        }
+
+        /// <summary>A distinct value of the parameter's .NET type.</summary>
+        private static object Sample(string type, int position)
+        {
+            switch (type)
+            {
+                case "bool": return true;
+                case "int8": return (sbyte)(position + 1);
+                case "int16": return (short)(position + 1);
+                case "int32": return position + 1;
+                case "int64": return (long)(position + 1);
+                case "float32": return position + 0.5f;
+                case "float64": return position + 0.5;
+                case "string": return "s" + position;
+                case "bytes": return new byte[] { (byte)position };
+                case "float64[]": return new[] { position + 0.5 };
+                default: throw new System.ArgumentException("no sample of " + type);
+            }
+        }
+
+        /// <summary>An IBench that records the one call made on it and answers a fresh value of the method's return type.</summary>
+        private sealed class RecordingBench : RealProxy
+        {
+            public string Method;
+            public object[] Args;
+            public object Answer;
+
+            public RecordingBench() : base(typeof(IBench))
+            {
+            }
+
+            public override IMessage Invoke(IMessage message)
+            {
+                var call = (IMethodCallMessage)message;
+                Method = call.MethodName;
+                Args = call.Args;
+                var returns = ((MethodInfo)call.MethodBase).ReturnType;
+                Answer = returns == typeof(void) ? null
+                    : returns == typeof(IEnumerable<double[]>) ? new[] { new[] { 1.0 }, new[] { 2.0 } }
+                    : returns.IsArray ? Array.CreateInstance(returns.GetElementType(), 1)
+                    : returns == typeof(string) ? "answer"
+                    : Activator.CreateInstance(returns);
+                return new ReturnMessage(Answer, null, 0, call.LogicalCallContext, call);
             }
         }
     }

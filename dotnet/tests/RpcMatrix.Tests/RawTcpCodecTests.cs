@@ -58,9 +58,9 @@ namespace RpcMatrix.Tests
                 // Built from bits: mcs drops the sign of a -0.0 literal inside an array initializer.
                 w.Float64Array(new[] { 1.5, BitConverter.Int64BitsToDouble(long.MinValue) });
                 w.String("𝄞\r\n\0");
-                StructCodec.Write(w, bench.GetRecord("k"));
-                StructCodec.Write(w, bench.SearchBooks("q", 3));
-                StructCodec.Write(w, bench.GetItems(4));
+                RawTcpMapping.Write(w, bench.GetRecord("k"));
+                RawTcpMapping.Write(w, bench.SearchBooks("q", 3));
+                RawTcpMapping.Write(w, bench.GetItems(4));
             });
             FrameReader r = FrameReader.ReadFrom(new MemoryStream(frame));
             Assert.IsTrue(r.Bool());
@@ -73,9 +73,9 @@ namespace RpcMatrix.Tests
             Assert.AreEqual(1.5, doubles[0]);
             Assert.AreEqual(unchecked((long)0x8000000000000000UL), BitConverter.DoubleToInt64Bits(doubles[1]));
             Assert.AreEqual("𝄞\r\n\0", r.String());
-            Assert.IsNull(ValueComparer.CompareResult("getRecord", bench.GetRecord("k"), StructCodec.ReadRecord(r)));
-            Assert.IsNull(ValueComparer.CompareResult("searchBooks", bench.SearchBooks("q", 3), StructCodec.ReadBooks(r)));
-            Assert.IsNull(ValueComparer.CompareResult("getItems", bench.GetItems(4), StructCodec.ReadItems(r)));
+            Assert.IsNull(ValueComparer.CompareResult("getRecord", bench.GetRecord("k"), RawTcpMapping.ReadRecord(r)));
+            Assert.IsNull(ValueComparer.CompareResult("searchBooks", bench.SearchBooks("q", 3), RawTcpMapping.ReadBooks(r)));
+            Assert.IsNull(ValueComparer.CompareResult("getItems", bench.GetItems(4), RawTcpMapping.ReadItems(r)));
             Assert.IsTrue(r.AtEnd);
         }
 

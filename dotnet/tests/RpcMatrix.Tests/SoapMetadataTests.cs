@@ -22,7 +22,7 @@ namespace RpcMatrix.Tests
         {
             Protocol p = IdlFiles.Load(IdlPaths.Directory).Registry.Get(protocol);
             Binding binding = SoapBindings.For(p);
-            var server = new SoapChannelServer(binding, new SoapDispatcher(new SoapBenchService(new ReferenceBench()), binding.MessageVersion),
+            var server = new SoapChannelServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion),
                 new SoapMetadataDocuments(IdlPaths.Directory, binding.MessageVersion));
             int port = server.Start(IPAddress.Loopback, 0);
             endpoint = SoapBenchClient.Address("127.0.0.1", port);

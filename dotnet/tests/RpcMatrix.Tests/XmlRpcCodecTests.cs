@@ -140,22 +140,6 @@ namespace RpcMatrix.Tests
         }
 
         [Test]
-        public void CarriageChecksRanges()
-        {
-            Assert.AreEqual((sbyte)-128, XmlRpcCarriage.ToInt8(-128));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToInt8(128));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToInt16(-32769));
-            Assert.AreEqual(long.MinValue, XmlRpcCarriage.ToInt64("-9223372036854775808"));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToInt64("9223372036854775808"));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToInt64("12a"));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToInt64(" 1"));
-            Assert.AreEqual(0.1f, XmlRpcCarriage.ToFloat32((double)0.1f));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToFloat32(0.1));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToVoid(false));
-            Assert.Throws<XmlRpcFormatException>(() => XmlRpcCarriage.ToInt32("1"));
-        }
-
-        [Test]
         public void ServiceTurnsBenchErrorIntoAFault()
         {
             var service = new XmlRpcBenchService(new RpcMatrix.Core.Reference.ReferenceBench());

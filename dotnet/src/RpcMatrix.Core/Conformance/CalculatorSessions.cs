@@ -45,7 +45,7 @@ namespace RpcMatrix.Core.Conformance
             return total;
         }
 
-        /// <summary>Binds the session workload like OperationInvoker binds an operation.</summary>
+        /// <summary>Binds the session workload like OperationInfo.Bind binds an operation.</summary>
         public static Func<IBench, object> Bind(string session, object[] args)
         {
             if (session != "calculator" || args.Length != 1)

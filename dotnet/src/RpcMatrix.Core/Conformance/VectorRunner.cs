@@ -55,7 +55,7 @@ namespace RpcMatrix.Core.Conformance
             {
                 return AttackVectors.Run(remote, vector, op, args);
             }
-            Func<IBench, object> call = OperationInvoker.Bind(op.Name, args);
+            Func<IBench, object> call = op.Bind(args);
             object actual;
             try
             {

@@ -29,7 +29,7 @@ namespace RpcMatrix.Core.Hosting
             {
                 throw new ArgumentException("unknown operation " + workload.Op);
             }
-            Call = OperationInvoker.Bind(Operation.Name, ValueDecoder.DecodeArguments(Operation.ParamTypes, workload.Args));
+            Call = Operation.Bind(ValueDecoder.DecodeArguments(Operation.ParamTypes, workload.Args));
         }
 
         public Workload Workload { get; private set; }

@@ -1,6 +1,6 @@
 using System;
 using RpcMatrix.Core.Contract;
-using C = RpcMatrix.Remoting.Service.RemotingCarriage;
+using C = RpcMatrix.Remoting.Service.RemotingMapping;
 
 namespace RpcMatrix.Remoting.Service
 {

@@ -10,7 +10,7 @@ namespace RpcMatrix.Soap.Contract
     }
 
     // bench.xsd's complex types for XmlSerializer. Doubles and floats travel as xs:double/xs:float text written
-    // and read by SoapCarriage (exact), because Mono's XmlConvert double formatting and parsing are not.
+    // and read by SoapMapping (exact), because Mono's XmlConvert double formatting and parsing are not.
 
     [XmlType("Record", Namespace = BenchNamespace.Uri)]
     public sealed class SoapRecord

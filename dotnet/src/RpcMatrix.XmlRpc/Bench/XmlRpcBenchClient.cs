@@ -1,15 +1,14 @@
-using System;
-using System.Collections.Generic;
 using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Hosting;
 using RpcMatrix.XmlRpc.Protocol;
-using C = RpcMatrix.XmlRpc.Bench.XmlRpcCarriage;
 
 namespace RpcMatrix.XmlRpc.Bench
 {
-    /// <summary>Client adapter: each contract operation as an XML-RPC call; a fault comes back as BenchError.</summary>
-    public sealed class XmlRpcBenchClient : IBenchClient
+    /// <summary>Client adapter: each contract operation as an XML-RPC call through XmlRpcMapping; a fault comes back as BenchError.</summary>
+    public sealed class XmlRpcBenchClient : OperationClient
     {
+        private static readonly MappedOperation[] Table = MappedOperation.Bind(XmlRpcMapping.ToWire, XmlRpcMapping.FromWire);
+
         private readonly XmlRpcHttpClient http;
 
         /// <param name="gzip">xmlrpc-gzip: requests compressed, answers asked for in gzip.</param>
@@ -18,45 +17,24 @@ namespace RpcMatrix.XmlRpc.Bench
             http = new XmlRpcHttpClient(host, port, gzip);
         }
 
-        public void Ping() { C.ToVoid(Call("ping")); }
-        public bool EchoBool(bool value) { return C.ToBool(Call("echoBool", value)); }
-        public sbyte EchoInt8(sbyte value) { return C.ToInt8(Call("echoInt8", (int)value)); }
-        public short EchoInt16(short value) { return C.ToInt16(Call("echoInt16", (int)value)); }
-        public int EchoInt32(int value) { return C.ToInt32(Call("echoInt32", value)); }
-        public long EchoInt64(long value) { return C.ToInt64(Call("echoInt64", C.Int64(value))); }
-        public float EchoFloat32(float value) { return C.ToFloat32(Call("echoFloat32", C.Float32(value))); }
-        public double EchoFloat64(double value) { return C.ToFloat64(Call("echoFloat64", value)); }
-        public string EchoString(string value) { return C.ToString(Call("echoString", value)); }
-        public byte[] EchoBytes(byte[] value) { return C.ToBytes(Call("echoBytes", value)); }
-        public bool IsPrime(int n) { return C.ToBool(Call("isPrime", n)); }
-        public double Average(double[] values) { return C.ToFloat64(Call("average", C.Float64Array(values))); }
-        public double[] RandomDoubles(int count, long seed) { return C.ToFloat64Array(Call("randomDoubles", count, C.Int64(seed))); }
-        public double[] LogTransform(double[] values) { return C.ToFloat64Array(Call("logTransform", C.Float64Array(values))); }
-        public Record GetRecord(string key) { return C.ToRecord(Call("getRecord", key)); }
-        public Book[] SearchBooks(string query, int count) { return C.ToBooks(Call("searchBooks", query, count)); }
-        public Item[] GetItems(int count) { return C.ToItems(Call("getItems", count)); }
-        public void Fail(int code, string message) { C.ToVoid(Call("fail", code, message)); }
-
-        public IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk)
-        {
-            throw new NotSupportedException("randomDoublesStream is a gRPC-only operation");
-        }
-
-        public void Dispose()
+        public override void Dispose()
         {
             http.Dispose();
         }
 
-        private object Call(string method, params object[] parameters)
+        protected override object Call(OperationInfo op, object[] args)
         {
+            MappedOperation mapped = Table[op.Id];
+            object answer;
             try
             {
-                return http.Invoke(method, parameters);
+                answer = http.Invoke(op.Name, mapped.ArgumentsToWire(args));
             }
             catch (XmlRpcFault fault)
             {
                 throw new BenchError(fault.Code, fault.Message);
             }
+            return mapped.ResultFromWire(answer);
         }
     }
 }

@@ -12,9 +12,63 @@ namespace RpcMatrix.XmlRpc.Bench
     /// The contract's values as XML-RPC values (CONTRACT.md#carriage): int64 and timestamps as decimal strings,
     /// int8/int16 as range-checked int, float32 as a double that must hold a float32 exactly, void as boolean true.
     /// Decoding checks every value and throws XmlRpcFormatException for what does not fit, never truncates.
+    /// ToWire and FromWire give the converter of a contract type name (Python's xmlrpc/mapping.py to_wire and
+    /// from_wire); servers and clients bind them to the operation table once (MappedOperation).
     /// </summary>
-    public static class XmlRpcCarriage
+    public static class XmlRpcMapping
     {
+        private static readonly object True = true;
+
+        /// <summary>The converter that puts a contract value of the type on the wire, as XmlRpcWriter takes it.</summary>
+        public static Func<object, object> ToWire(string type)
+        {
+            switch (type)
+            {
+                case "void": return value => True;
+                case "bool":
+                case "int32":
+                case "float64":
+                case "string":
+                case "bytes":
+                case "string[]": return value => value;
+                case "int8": return value => (int)(sbyte)value;
+                case "int16": return value => (int)(short)value;
+                case "int64":
+                case "timestamp": return value => Int64((long)value);
+                case "float32": return value => Float32((float)value);
+                case "float64[]": return value => Float64Array((double[])value);
+                case "Record": return value => Record((Record)value);
+                case "Book[]": return value => Books((Book[])value);
+                case "Item[]": return value => Items((Item[])value);
+                default: throw new ArgumentException("XML-RPC carries no " + type);
+            }
+        }
+
+        /// <summary>The converter that reads a value of the type off the wire, checked (XmlRpcFormatException).</summary>
+        public static Func<object, object> FromWire(string type)
+        {
+            switch (type)
+            {
+                case "void": return value => { ToVoid(value); return null; };
+                case "bool": return value => ToBool(value);
+                case "int8": return value => ToInt8(value);
+                case "int16": return value => ToInt16(value);
+                case "int32": return value => ToInt32(value);
+                case "int64":
+                case "timestamp": return value => ToInt64(value);
+                case "float32": return value => ToFloat32(value);
+                case "float64": return value => ToFloat64(value);
+                case "string": return value => ToString(value);
+                case "bytes": return value => ToBytes(value);
+                case "float64[]": return value => ToFloat64Array(value);
+                case "string[]": return value => ToStringArray(value);
+                case "Record": return value => ToRecord(value);
+                case "Book[]": return value => ToBooks(value);
+                case "Item[]": return value => ToItems(value);
+                default: throw new ArgumentException("XML-RPC carries no " + type);
+            }
+        }
+
         public static object Int64(long value) { return value.ToString(CultureInfo.InvariantCulture); }
         public static object Float32(float value) { return (double)value; }
         public static object Float64Array(double[] values) { return Box(values); }

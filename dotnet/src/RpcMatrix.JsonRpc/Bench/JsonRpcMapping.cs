@@ -13,9 +13,61 @@ namespace RpcMatrix.JsonRpc.Bench
     /// integers, float64 as the shortest decimal that reads back exactly, float32 as the shortest decimal that reads
     /// back to the same float32 (read rounded to the nearest float32), bytes as standard base64, structs as objects named by the contract's
     /// fields. Readers check every value and throw JsonRpcError -32602 for what does not fit, never truncate.
+    /// ToWire and FromWire give the converter of a contract type name (Python's jsonrpc/mapping.py to_wire and
+    /// from_wire); servers and clients bind them to the operation table once (MappedOperation).
     /// </summary>
-    public static class JsonRpcCarriage
+    public static class JsonRpcMapping
     {
+        /// <summary>The converter that puts a contract value of the type on the wire, as Core's JsonWriter takes it.</summary>
+        public static Func<object, object> ToWire(string type)
+        {
+            switch (type)
+            {
+                case "void": return value => null;
+                case "bool":
+                case "int32":
+                case "int64":
+                case "timestamp":
+                case "float64":
+                case "string":
+                case "float64[]":
+                case "string[]": return value => value;
+                case "int8": return value => (int)(sbyte)value;
+                case "int16": return value => (int)(short)value;
+                case "float32": return value => Float32((float)value);
+                case "bytes": return value => Bytes((byte[])value);
+                case "Record": return value => Record((Record)value);
+                case "Book[]": return value => Books((Book[])value);
+                case "Item[]": return value => Items((Item[])value);
+                default: throw new ArgumentException("JSON-RPC carries no " + type);
+            }
+        }
+
+        /// <summary>The converter that reads a value of the type off the wire, checked (JsonRpcError -32602).</summary>
+        public static Func<object, object> FromWire(string type)
+        {
+            switch (type)
+            {
+                case "void": return value => { ToVoid(value); return null; };
+                case "bool": return value => ToBool(value);
+                case "int8": return value => ToInt8(value);
+                case "int16": return value => ToInt16(value);
+                case "int32": return value => ToInt32(value);
+                case "int64":
+                case "timestamp": return value => ToInt64(value);
+                case "float32": return value => ToFloat32(value);
+                case "float64": return value => ToFloat64(value);
+                case "string": return value => ToString(value);
+                case "bytes": return value => ToBytes(value);
+                case "float64[]": return value => ToFloat64Array(value);
+                case "string[]": return value => ToStringArray(value);
+                case "Record": return value => ToRecord(value);
+                case "Book[]": return value => ToBooks(value);
+                case "Item[]": return value => ToItems(value);
+                default: throw new ArgumentException("JSON-RPC carries no " + type);
+            }
+        }
+
         // Writing: values Core's JsonWriter takes (bool, int, long, double, string, lists, dictionaries).
 
         public static object Float32(float value) { return new JsonNumber(SingleText.Format(value)); }

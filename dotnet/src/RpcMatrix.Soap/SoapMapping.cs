@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Globalization;
 using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Numbers;
@@ -7,11 +8,96 @@ using RpcMatrix.Soap.Contract;
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// The contract's values as bench.xsd text where XmlSerializer is not exact: xs:double and xs:float (Mono's
-    /// XmlConvert is not correctly rounded and loses the sign of -0.0), and the structs that carry them.
+    /// The contract's values in the message contracts of SoapMessages.cs: xs:double and xs:float as bench.xsd text
+    /// where XmlSerializer is not exact (Mono's XmlConvert is not correctly rounded and loses the sign of -0.0), the
+    /// structs that carry them, echoed strings as SoapText (CR kept), absent sequences as empty. ToWire and FromWire
+    /// give the converter of a contract type name into or out of a message member of the given .NET type (Python's
+    /// mapping.py to_wire and from_wire); SoapOperation binds them to the operation table once.
     /// </summary>
-    public static class SoapCarriage
+    public static class SoapMapping
     {
+        /// <summary>The converter of a contract value of the type into a message member of type wire.</summary>
+        public static Func<object, object> ToWire(string type, Type wire)
+        {
+            Check(type, wire);
+            switch (type)
+            {
+                case "void": return value => null;
+                case "float32": return value => Float((float)value);
+                case "float64": return value => Double((double)value);
+                case "float64[]": return value => Doubles((double[])value);
+                case "string":
+                    if (wire == typeof(SoapText))
+                    {
+                        return value => new SoapText((string)value);
+                    }
+                    return value => value;
+                case "Record": return value => Record((Record)value);
+                case "Book[]": return value => Books((Book[])value);
+                case "Item[]": return value => Items((Item[])value);
+                default: return value => value;
+            }
+        }
+
+        /// <summary>The converter of a message member of type wire into a contract value of the type; FormatException when it does not fit.</summary>
+        public static Func<object, object> FromWire(string type, Type wire)
+        {
+            Check(type, wire);
+            switch (type)
+            {
+                case "void": return value => null;
+                case "float32": return value => ToFloat((string)value);
+                case "float64": return value => ToDouble((string)value);
+                case "float64[]": return value => ToDoubles((string[])value);
+                case "string":
+                    if (wire == typeof(SoapText))
+                    {
+                        return value => SoapText.Of((SoapText)value);
+                    }
+                    return value => value ?? "";
+                case "bytes": return value => value ?? new byte[0];
+                case "string[]": return value => Strings((string[])value);
+                case "Record": return value => ToRecord((SoapRecord)value);
+                case "Book[]": return value => ToBooks((SoapBook[])value);
+                case "Item[]": return value => ToItems((SoapItem[])value);
+                default: return value => value;
+            }
+        }
+
+        /// <summary>The message member types that carry each contract type (null: no member, void).</summary>
+        private static readonly Dictionary<string, Type[]> WireTypes = new Dictionary<string, Type[]>
+        {
+            { "void", new Type[] { null } },
+            { "bool", new[] { typeof(bool) } },
+            { "int8", new[] { typeof(sbyte) } },
+            { "int16", new[] { typeof(short) } },
+            { "int32", new[] { typeof(int) } },
+            { "int64", new[] { typeof(long) } },
+            { "float32", new[] { typeof(string) } },
+            { "float64", new[] { typeof(string) } },
+            { "string", new[] { typeof(string), typeof(SoapText) } },
+            { "bytes", new[] { typeof(byte[]) } },
+            { "float64[]", new[] { typeof(string[]) } },
+            { "string[]", new[] { typeof(string[]) } },
+            { "Record", new[] { typeof(SoapRecord) } },
+            { "Book[]", new[] { typeof(SoapBook[]) } },
+            { "Item[]", new[] { typeof(SoapItem[]) } },
+        };
+
+        /// <summary>A message member whose .NET type cannot carry the contract type is refused when the table is bound.</summary>
+        private static void Check(string type, Type wire)
+        {
+            Type[] allowed;
+            if (!WireTypes.TryGetValue(type, out allowed))
+            {
+                throw new ArgumentException("SOAP carries no " + type);
+            }
+            if (Array.IndexOf(allowed, wire) < 0)
+            {
+                throw new ArgumentException("a " + type + " does not travel as " + (wire == null ? "no member" : wire.Name));
+            }
+        }
+
         public static string Double(double value)
         {
             if (double.IsNaN(value)) return "NaN";
