@@ -41,10 +41,11 @@ final class HessianMapping implements WireMapping {
     @Override
     public Converter fromWire(String type) {
         return switch (type) {
-            case "void", "bool", "int32", "int64", "float64", "string", "bytes", "float64[]" -> SAME;
+            case "void", "bool", "int32", "int64", "string", "bytes", "float64[]" -> SAME;
             case "int8" -> value -> (byte) int8((Integer) value);
             case "int16" -> value -> (short) int16((Integer) value);
-            case "float32" -> value -> toFloat32((Double) value);
+            case "float64" -> HessianMapping::float64;
+            case "float32" -> value -> toFloat32(float64(value));
             case "Record" -> HessianMapping::record;
             case "Book[]" -> HessianMapping::books;
             case "Item[]" -> HessianMapping::items;
@@ -89,6 +90,14 @@ final class HessianMapping implements WireMapping {
             throw new InvalidParams("int16 out of range: " + value);
         }
         return value;
+    }
+
+    /** A Hessian double, never an int or long where the contract declares a floating-point number. */
+    static double float64(Object value) {
+        if (value instanceof Double d) {
+            return d;
+        }
+        throw new InvalidParams("float64 expected, got " + describe(value));
     }
 
     /** A double that must hold a float32 exactly (NaN included: every NaN is accepted as a float NaN). */

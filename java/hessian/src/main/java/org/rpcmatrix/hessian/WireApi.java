@@ -22,9 +22,10 @@ public interface WireApi {
 
     long echoInt64(long value);
 
-    double echoFloat32(double value);
+    /** Object, not double: Hessian would widen an int to the double parameter silently (idl/CONTRACT.md). */
+    double echoFloat32(Object value);
 
-    double echoFloat64(double value);
+    double echoFloat64(Object value);
 
     String echoString(String value);
 

@@ -42,6 +42,25 @@ class ForeignClassTest {
         String echoString(Object value);
     }
 
+    /** An int where the contract declares float64 is refused, as every server of the suite does (CONTRACT.md). */
+    @ParameterizedTest
+    @ValueSource(strings = {"hessian1", "hessian2", "burlap"})
+    void anIntegerIsNoFloat64(String name) throws Exception {
+        Protocol protocol = ProtocolRegistry.load(IDL).require(name);
+        HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
+                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+        try {
+            // The suite's own proxy (it reads Hessian 1 replies with the version 1 reader); WireApi takes Object.
+            WireApi proxy = CauchoBenchClient.proxy(protocol, "127.0.0.1", host.port());
+            assertEquals(2.5, proxy.echoFloat64(2.5));
+            Exception refused = assertThrows(Exception.class, () -> proxy.echoFloat64(3));
+            assertTrue(String.valueOf(FaultDetails.toBenchError(refused).getMessage()).contains("float64 expected"),
+                    refused.toString());
+        } finally {
+            host.stop();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"hessian1", "hessian2", "burlap"})
     void aForeignClassIsRefusedAndNeverBuilt(String name) throws Exception {
