@@ -141,6 +141,23 @@ def publish_run(args) -> int:
     return 0
 
 
+def studies_table(args) -> int:
+    """The published figures of the studies beside the run's (analysis/studies.py), printed; --write also
+    writes STUDY.md. --end-of-run, for the runner: both, for a run of a study's profile, and nothing for
+    any other run."""
+    from . import studies
+    run = Path(args.run)
+    try:
+        text = studies.text_for(run, Path(args.idl), args.study, only_study_profile=args.end_of_run)
+    except studies.StudyError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    if text and (args.write or args.end_of_run):
+        (run / studies.STUDY_REPORT).write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m analysis")
     sub = p.add_subparsers(dest="command", required=True)
@@ -191,6 +208,14 @@ def main(argv=None) -> int:
     s.add_argument("--root", required=True)
     s.add_argument("--into", required=True)
     s.set_defaults(func=publish_run)
+    s = sub.add_parser("studies", help="the studies' published figures beside a run's (STUDY.md)")
+    s.add_argument("run")
+    s.add_argument("--study", help="one study (idl/studies.json); default: the run's profile's, else all")
+    s.add_argument("--idl", default=str(Path(__file__).resolve().parents[2] / "idl"))
+    s.add_argument("--write", action="store_true", help="also write STUDY.md into the run folder")
+    s.add_argument("--end-of-run", action="store_true",
+                   help="for a run of a study's profile write STUDY.md and print it; nothing for other runs")
+    s.set_defaults(func=studies_table)
     args = p.parse_args(argv)
     return args.func(args)
 

@@ -381,5 +381,6 @@ run_command() {
     ln -sfn "$(basename "$OUT")" "$ROOT/results/latest"
   fi
   info "report: $OUT/REPORT.md"
+  "$PYTHON" -m analysis studies "$OUT" --idl "$IDL_DIR" --end-of-run || warn "the studies' table (STUDY.md) could not be made"
   return "$status"
 }

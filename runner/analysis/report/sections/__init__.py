@@ -1,6 +1,6 @@
 """Which sections a report has, in order, each built from the run's figures and flags as blocks."""
 from ..blocks import Heading, Numbered
-from . import comparisons, host, overview
+from . import comparisons, host, overview, studies
 from .context import Context
 from .protocol import protocol
 
@@ -10,7 +10,7 @@ def document(ctx: Context) -> list:
     for name in ctx.figures.protocols:
         out += protocol(ctx, name)
     out += (comparisons.negative_tests(ctx) + comparisons.side_by_side(ctx) + comparisons.message_sizes(ctx)
-            + comparisons.against_baseline(ctx))
+            + comparisons.against_baseline(ctx) + studies.against_the_study(ctx))
     # last, once every section has referred to its notes
     return out + notes(ctx)
 

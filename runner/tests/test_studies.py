@@ -1,0 +1,299 @@
+"""idl/studies.json and analysis/studies.py: each published figure names what the suite has (protocols,
+workloads, profiles) in the vocabulary the module reads, and is set beside a run's figure on synthetic
+records: measured, missing with its reason, its ratio, the reading past 2×; and the CLI on a tiny run."""
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis import report, studies
+from analysis.__main__ import main
+from analysis.report.blocks import Notes
+from analysis.report.figures import Figures
+from analysis.report.sections.context import Context
+
+IDL = Path(__file__).resolve().parents[2] / "idl"
+STUDIES = studies.load(IDL)
+PROTOCOLS = json.loads((IDL / "protocols.json").read_text())["protocols"]
+SPEC = json.loads((IDL / "workloads.json").read_text())
+WORKLOADS = {w["name"] for w in SPEC["workloads"]}
+FIGURES = [(s, f) for s in STUDIES for f in s["figures"]]
+JAVA = {"client": "java", "server": "java"}
+# How many members each quantity compares: one cell, or a numerator and a denominator.
+MEMBERS = {"rtt": 1, "bytes": 1, "packets": 1, "cpu-client": 1, "cpu-server": 1, "rtt-ratio": 2,
+           "instantiation-ratio": 2, "bytes-ratio": 2}
+
+
+def members(spec: dict) -> list:
+    """Every protocol or cell a figure names, its lists of alternatives flattened."""
+    named = spec.get("protocols", []) + spec.get("faster", []) + spec.get("slower", [])
+    return [m for member in named for m in (member if isinstance(member, list) else [member])]
+
+
+# -- the data file --------------------------------------------------------------------------------------------
+
+def test_the_five_studies_each_run_by_a_profile():
+    assert [s["name"] for s in STUDIES] == ["juric", "rozman", "allman", "gray", "gredler"]
+    for study in STUDIES:
+        assert study["profile"] in SPEC["profiles"], study["name"]
+        assert study["stack"] == JAVA, study["name"]
+        for key in ("title", "seed", "conditions", "reading"):
+            assert study[key].strip(), (study["name"], key)
+        assert any(not f.get("not_producible") for f in study["figures"]), study["name"]
+
+
+def test_figure_ids_are_unique():
+    ids = [f["id"] for _, f in FIGURES]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("study,spec", FIGURES, ids=[f["id"] for _, f in FIGURES])
+def test_a_figure_has_its_source_quantity_and_unit(study, spec):
+    for key in ("id", "source", "quote", "what", "quantity"):
+        assert isinstance(spec.get(key), str) and spec[key].strip(), key
+    assert spec["quantity"] in studies.QUANTITIES
+    assert spec.get("unit") in studies.UNITS[spec["quantity"]]
+    if spec["quantity"] in ("order", "similar"):
+        assert "published" not in spec  # a claim read off charts: there is no number to print
+    else:
+        assert isinstance(spec["published"], (int, float)) and spec["published"] > 0
+    if spec.get("not_producible") is not None:
+        assert spec["not_producible"].strip()
+    else:
+        assert spec["quantity"] in studies.MEASURED
+    for key in ("reading", "note", "conditions"):
+        assert key not in spec or spec[key].strip(), key
+
+
+@pytest.mark.parametrize("study,spec", [(s, f) for s, f in FIGURES if not f.get("not_producible")],
+                         ids=[f["id"] for _, f in FIGURES if not f.get("not_producible")])
+def test_a_measurable_figure_names_what_the_suite_has(study, spec):
+    for member in members(spec):
+        protocol, _, pair = member.partition("/")
+        assert protocol in PROTOCOLS, member
+        assert not pair or "→" in pair, member
+    profile = SPEC["profiles"][study["profile"]]
+    assert set(spec.get("workloads", [])) <= set(profile["workloads"]) & WORKLOADS
+    quantity = spec["quantity"]
+    if quantity in MEMBERS:
+        assert len(spec["protocols"]) == MEMBERS[quantity]
+    if quantity != "instantiation-ratio":
+        assert spec["workloads"]
+    if quantity == "order":
+        assert spec["faster"] and spec["slower"]
+    if quantity == "similar":
+        assert len(spec["protocols"]) >= 2 and spec["within"] > 1
+    if quantity in ("bytes", "bytes-ratio"):
+        assert spec["basis"] in studies.BASES
+    if quantity in ("bytes", "packets"):
+        assert spec["direction"] in studies.DIRECTIONS
+    assert spec.get("statistic", "p50") in studies.STATISTICS
+    for key in ("per_calls", "round_trips"):
+        if key in spec:
+            assert isinstance(spec[key], int) and spec[key] > 1 and spec[f"{key}_why"].strip(), key
+
+
+def test_the_rozman_profile_times_juric_s_workloads_as_juric_does():
+    juric, rozman = SPEC["profiles"]["juric"], SPEC["profiles"]["rozman"]
+    assert rozman["workloads"] == juric["workloads"] and rozman["small"] == juric["small"]
+    # its addition, RMI through HTTP, is in the main job's protocols: every profile takes it
+    assert "opt_in" not in PROTOCOLS["rmi-http"]
+
+
+# -- the table on synthetic records ----------------------------------------------------------------------------
+
+def _cell(protocol: str, client: str = "java", server: str = "java") -> dict:
+    return {"name": f"{protocol}/{client}→{server}", "protocol": protocol, "client": client, "server": server}
+
+
+def _rec(cell: str, workload: str, pass_no: int = 1, status: str = "pass", **extra) -> dict:
+    return {"cell": cell, "workload": workload, "pass": pass_no, "status": status, "reason": "", **extra}
+
+
+def _timed(cell: str, workload: str, rtt_us: float, pass_no: int = 1, **extra) -> dict:
+    stats = {"p50": rtt_us, "trimmed_mean": rtt_us, "mean": rtt_us}
+    return _rec(cell, workload, pass_no, rtt_us=stats, **extra)
+
+
+def _context(recs: list, protocols: list, planned: list, unsupported: dict | None = None,
+             left_out: list | None = None) -> Context:
+    cells = [_cell(p) for p in protocols]
+    env = {"run": {"run_id": "r", "profile": {"name": "juric"}, "baseline": "rawtcp", "wire": "veth",
+                   "left_out": left_out or []}}
+    return Context(env=env, figures=Figures(recs, cells, "rawtcp"), verdict={},
+                   workloads={p: planned for p in protocols}, unsupported=unsupported or {}, notes=Notes())
+
+
+def _study(*figures: dict) -> dict:
+    return {"name": "t", "title": "T", "stack": JAVA, "conditions": "then", "reading": "another era",
+            "figures": list(figures)}
+
+
+def _ratio(published: float, **more) -> dict:
+    return {"id": "x", "source": "Fig. 1", "quote": "q", "what": "WS / RMI", "quantity": "rtt-ratio",
+            "published": published, "unit": "×", "protocols": ["soap11", "rmi"], "workloads": ["echoInt32"],
+            "statistic": "trimmed_mean", **more}
+
+
+ECHO = [_timed("rawtcp/java→java", "echoInt32", 40.0), _timed("rmi/java→java", "echoInt32", 50.0),
+        _timed("soap11/java→java", "echoInt32", 130.0)]
+ECHO_RUN = ["rawtcp", "rmi", "soap11"]
+
+
+def test_a_ratio_net_of_the_path_with_the_gross_one_beside_it():
+    ctx = _context(ECHO, ECHO_RUN, ["echoInt32"])
+    spec = _ratio(9.0, net_of_path=True)
+    row = studies.row(ctx, _study(spec), spec)
+    # (130 − 40) / (50 − 40): the stacks' own cost, as the study's, whose path was a small share
+    assert (row.published, row.measured, row.ratio, row.reading) == ("×9.0", "×9", "1", "")
+    assert "`soap11/java→java` ÷ `rmi/java→java`" in row.on
+    assert "net of the path (less `rawtcp/java→java`)" in row.on and "gross ×2.6" in row.on
+    gross = studies.row(ctx, _study(_ratio(2.6)), _ratio(2.6))
+    assert gross.measured == "×2.6" and "net" not in gross.on
+
+
+def test_a_figure_more_than_2x_off_gets_a_line_of_reading():
+    ctx = _context(ECHO, ECHO_RUN, ["echoInt32"])
+    spec = _ratio(100.0, net_of_path=True)
+    assert studies.row(ctx, _study(spec), spec).reading == "another era"  # the study's
+    spec = _ratio(2.0, net_of_path=True, reading="encoded against literal")
+    row = studies.row(ctx, _study(spec), spec)
+    assert (row.ratio, row.reading) == ("4.5", "encoded against literal")  # the figure's own
+    assert studies.row(ctx, _study(_ratio(5.0)), _ratio(5.0)).reading == ""  # 2.6 / 5: within 2×
+
+
+def test_a_figure_not_measured_says_why():
+    recs = ECHO + [_rec("rmi-http/java→java", "vectors", status="unsupported", reason="removed in JDK 9"),
+                   _rec("rmi-http/java→java", "echoInt32", status="unsupported", reason="removed in JDK 9")]
+    ctx = _context(recs, ECHO_RUN + ["rmi-http"], ["echoInt32"],
+                   unsupported={"soap11": {"calculatorSession": "no remote objects"}},
+                   left_out=[{"protocol": "xmlrpc-gzip", "reason": "a compression setting"}])
+
+    def reading(**changes) -> str:
+        spec = _ratio(32.0) | changes
+        return studies.row(ctx, _study(spec), spec).reading
+
+    assert reading(protocols=["rmi-http", "rmi"]) == \
+        "not measured: unsupported on `rmi-http/java→java`: removed in JDK 9"
+    assert reading(protocols=["xmlrpc-gzip", "rmi"]) == \
+        "not measured: `xmlrpc-gzip` is not in this run (opt-in: a compression setting)"
+    assert reading(workloads=["echoString"]) == "not measured: `echoString` is not in profile `juric`"
+    assert reading(workloads=["calculatorSession"]) == \
+        "not measured: `calculatorSession` unsupported on `soap11`: no remote objects"
+    assert reading(not_producible="RPC/encoded: no stack speaks it") == \
+        "not producible: RPC/encoded: no stack speaks it"
+
+
+def test_bytes_on_the_study_s_basis_and_totals_per_session():
+    wire = {"bytes_c2s": 111.0, "bytes_s2c": 92.0, "packets_c2s": 1.0, "packets_s2c": 1.0}
+    ctx = _context([_timed("rmi/java→java", "getRecord", 50.0, wire_per_call=wire,
+                           cpu_us_per_call={"client": 130.0, "server": 26.0})], ["rmi"], ["getRecord"])
+    payload = {"id": "p", "source": "Table 5", "quote": "q", "what": "request", "quantity": "bytes",
+               "published": 45, "unit": "bytes", "protocols": ["rmi"], "workloads": ["getRecord"],
+               "direction": "request", "basis": "payload"}
+    row = studies.row(ctx, _study(payload), payload)
+    assert (row.measured, row.ratio) == ("45 bytes", "1")  # 111 − 66 (Ethernet, IPv4, TCP with timestamps)
+    assert "TCP payload, estimated as frame bytes − 66 × packets" in row.on
+    frames = payload | {"direction": "both", "basis": "frames", "published": 78_077, "per_calls": 5000,
+                        "round_trips": 13}
+    row = studies.row(ctx, _study(frames), frames)
+    assert row.published == "78,077 bytes per 5,000 calls"
+    assert row.measured == "78,077 bytes" and "÷ 13 round trips per call; × 5,000 calls" in row.on
+    cpu = {"id": "c", "source": "Table 3", "quote": "q", "what": "client CPU", "quantity": "cpu-client",
+           "published": 2.3, "unit": "s", "protocols": ["rmi"], "workloads": ["getRecord"], "per_calls": 5000,
+           "round_trips": 13}
+    row = studies.row(ctx, _study(cpu), cpu)
+    assert row.measured == "50 ms" and row.ratio == "0.022" and row.reading == "another era"
+
+
+def test_an_alternative_stands_in_and_says_so():
+    recs = ECHO + [_timed("wss-sign/java→java", "echoInt32", 4040.0)]
+    ctx = _context(recs, ECHO_RUN + ["wss-sign"], ["echoInt32"])
+    spec = _ratio(100.0, protocols=[["wss-sign-encrypt", "wss-sign"], "soap11"], net_of_path=True)
+    row = studies.row(ctx, _study(spec), spec)
+    assert row.measured == "×44.4"  # (4040 − 40) / (130 − 40)
+    assert "`wss-sign/java→java` stands in for `wss-sign-encrypt/java→java`, which this run has not" in row.on
+
+
+def test_claims_of_order_and_of_likeness():
+    recs = [_timed(f"{p}/java→java", w, us) for p, w, us in (
+        ("rmi", "getItems10", 100.0), ("hessian2", "getItems10", 120.0), ("burlap", "getItems10", 300.0),
+        ("rmi", "getItems100", 400.0), ("hessian2", "getItems100", 500.0), ("burlap", "getItems100", 450.0))]
+    ctx = _context(recs, ["rmi", "hessian2", "burlap"], ["getItems10", "getItems100"])
+    order = {"id": "o", "source": "obs. 1", "quote": "q", "what": "binary first", "quantity": "order",
+             "faster": ["rmi", "hessian2"], "slower": ["burlap"], "workloads": ["getItems10"], "statistic": "mean"}
+    row = studies.row(ctx, _study(order), order)
+    assert (row.published, row.measured, row.ratio, row.reading) == \
+        ("claimed (charts without numbers)", "holds: worst ×0.4", "–", "")
+    both = order | {"workloads": ["getItems10", "getItems100", "getItems1000"]}  # 1000 not in the profile
+    row = studies.row(ctx, _study(both), both)
+    assert row.measured == "does not hold: worst ×1.11" and row.reading == "another era"
+    assert "worst of getItems10, getItems100" in row.on
+    assert "worst on getItems100: `hessian2/java→java` against `burlap/java→java`" in row.on
+    even = {"id": "s", "source": "obs. 5", "quote": "q", "what": "even", "quantity": "similar", "within": 1.5,
+            "protocols": ["rmi", "hessian2"], "workloads": ["getItems10", "getItems100"]}
+    assert studies.row(ctx, _study(even), even).measured == "holds: worst ×1.25"
+
+
+def test_several_passes_give_a_median_with_its_interval():
+    recs = [_timed(f"{p}/java→java", "echoInt32", us + n, pass_no=n)
+            for n in (1, 2, 3) for p, us in (("rawtcp", 40.0), ("rmi", 50.0))]
+    ctx = _context(recs, ["rawtcp", "rmi"], ["echoInt32"])
+    spec = {"id": "r", "source": "§4.1", "quote": "q", "what": "RMI", "quantity": "rtt", "published": 0.21,
+            "unit": "ms", "protocols": ["rmi"], "workloads": ["echoInt32"], "statistic": "trimmed_mean"}
+    row = studies.row(ctx, _study(spec), spec)
+    assert row.measured.startswith("52 [") and row.measured.endswith("] µs") and row.ratio == "0.25"
+
+
+# -- a run folder: the CLI and the report ------------------------------------------------------------------
+
+def _run_folder(tmp_path: Path, profile: str) -> Path:
+    run = tmp_path / profile
+    (run / "plan").mkdir(parents=True)
+    basic = ["echoBool", "echoInt8", "echoInt16", "echoInt32", "echoInt64", "echoFloat32", "echoFloat64"]
+    for p in ("rawtcp", "rmi"):
+        (run / "plan" / f"{p}.tsv").write_text("".join(f"{w} small 1000 1000 12 0 1000\n" for w in basic))
+    env = {"run": {"run_id": f"r-{profile}", "profile": {"name": profile}, "git_commit": "abc", "cpu_model": "cpu",
+                   "cpus": 2, "cpu_governor": "-", "memory": "1 kB", "os": "os", "kernel": "k", "wire": "veth",
+                   "cpu_source": "c", "memory_source": "m", "rtt_source": "r", "baseline": "rawtcp",
+                   "headline_workloads": []}, "versions": {}}
+    (run / "env.json").write_text(json.dumps(env))
+    cells = [_cell(p) for p in ("rawtcp", "rmi")]
+    (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
+    recs = [_rec(c["name"], "vectors") for c in cells]
+    recs += [_timed(f"{p}/java→java", w, us) for w in basic for p, us in (("rawtcp", 40.0), ("rmi", 52.5))]
+    (run / "results.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs))
+    return run
+
+
+def test_the_cli_prints_a_study_and_writes_study_md_at_the_end_of_a_study_s_run(tmp_path, capsys):
+    run = _run_folder(tmp_path, "juric")
+    assert main(["studies", str(run), "--study", "juric"]) == 0
+    text = capsys.readouterr().out
+    assert "## Juric, Rozman, Brumen, Colnaric, Hericko" in text
+    assert "| RMI RTT, basic types, local (§4.1, Fig. 1) | 0.21 ms | 52.5 µs | `rmi/java→java`; Juric's" in text
+    assert "not measured: `soap11` is not in this run" in text
+    assert not (run / studies.STUDY_REPORT).exists()
+    assert main(["studies", str(run), "--end-of-run"]) == 0
+    assert capsys.readouterr().out == (run / studies.STUDY_REPORT).read_text(encoding="utf-8") != ""
+    assert main(["studies", str(run), "--study", "nope"]) == 2
+
+
+def test_the_end_of_any_other_run_prints_and_writes_nothing(tmp_path, capsys):
+    run = _run_folder(tmp_path, "full")
+    assert main(["studies", str(run), "--end-of-run"]) == 0
+    assert capsys.readouterr().out == "" and not (run / studies.STUDY_REPORT).exists()
+    # asked for, a run of any profile gets every study
+    assert main(["studies", str(run)]) == 0
+    assert capsys.readouterr().out.count("\n## ") == len(STUDIES)
+    # a contract without studies (a test's fixture) ends a run quietly
+    assert main(["studies", str(run), "--idl", str(tmp_path), "--end-of-run"]) == 0
+
+
+def test_the_report_of_a_study_s_run_carries_the_study(tmp_path):
+    for profile, expected in (("juric", 1), ("full", 0)):
+        run = _run_folder(tmp_path, profile)
+        ctx = studies.load_run(run)
+        text = report.render(run, ctx.figures.records, ctx.figures.cells, {"expected": [], "unexpected": [],
+                                                                            "stale": []})
+        assert text.count("## The published study side by side") == expected, profile
