@@ -16,7 +16,8 @@ import javax.servlet.http.HttpServletResponse;
 
 /**
  * Caucho's BurlapServlet, whose service() creates its streams with a default SerializerFactory that cannot be
- * replaced: the same skeleton, with the factory that writes faults per the carriage ({@link FaultDetails}).
+ * replaced: the same skeleton, with the factory that writes faults per the carriage ({@link FaultDetails}), and
+ * buffered streams ({@link StreamBuffers}: BurlapInput and BurlapOutput read and write a byte at a time).
  */
 final class BenchBurlapServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
@@ -43,12 +44,15 @@ final class BenchBurlapServlet extends HttpServlet {
         }
         ServiceContext.begin(req, res, req.getPathInfo(), null);
         try {
-            BurlapInput in = new BurlapInput(req.getInputStream());
+            BurlapInput in = new BurlapInput(StreamBuffers.in(req.getInputStream()));
             in.setSerializerFactory(serializers);
-            BurlapOutput out = new BurlapOutput(res.getOutputStream());
+            StreamBuffers.Out buffer = StreamBuffers.out(res.getOutputStream());
+            BurlapOutput out = new BurlapOutput(buffer);
             out.setSerializerFactory(serializers);
             res.setContentType("text/xml");
             skeleton.invoke(in, out);
+            // Not flush(): BurlapServlet leaves the end of the reply to the container, as this does.
+            buffer.drain();
         } catch (RuntimeException | IOException e) {
             throw e;
         } catch (Throwable e) {

@@ -4,8 +4,10 @@ import com.caucho.burlap.client.BurlapProxyFactory;
 import com.caucho.hessian.client.HessianProxyFactory;
 import com.caucho.burlap.io.AbstractBurlapInput;
 import com.caucho.hessian.io.AbstractHessianInput;
+import com.caucho.hessian.io.AbstractHessianOutput;
 import com.caucho.hessian.io.SerializerFactory;
 import java.io.InputStream;
+import java.io.OutputStream;
 import org.rpcmatrix.core.ClientOptions;
 import org.rpcmatrix.core.Operation;
 import org.rpcmatrix.core.OperationCaller;
@@ -50,22 +52,33 @@ public final class CauchoBenchClient extends OperationClient {
     /**
      * Hessian 4.0.66's HessianProxy reads a version 1 reply ('r' 1 0) with the factory's getHessianInput(),
      * which returns a Hessian 2 reader: every reply whose encoding differs between the versions (long strings,
-     * lists, maps, faults) is misread. The version 1 reader the library ships is used for it instead.
+     * lists, maps, faults) is misread. The version 1 reader the library ships is used for it instead, and the
+     * version 1 reader and writer get the buffers that Hessian 2's have built in ({@link StreamBuffers}).
      */
     private static final class Hessian1ProxyFactory extends HessianProxyFactory {
         @Override
         public AbstractHessianInput getHessianInput(InputStream is) {
-            return getHessian1Input(is);
+            return getHessian1Input(StreamBuffers.in(is));
+        }
+
+        /** HessianProxy flushes the writer after the call, which flushes the buffer. */
+        @Override
+        public AbstractHessianOutput getHessianOutput(OutputStream os) {
+            return super.getHessianOutput(StreamBuffers.out(os));
         }
     }
 
-    /** Burlap's proxy factory builds its readers with a default SerializerFactory: this one reads the contract's. */
+    /**
+     * Burlap's proxy factory builds its readers with a default SerializerFactory: this one reads the contract's,
+     * through a buffer ({@link StreamBuffers}). The request is not buffered: BurlapProxy flushes the connection's
+     * stream, not the writer, so a buffer between them would never be emptied.
+     */
     private static final class ContractBurlapProxyFactory extends BurlapProxyFactory {
         private final SerializerFactory serializers = ContractClasses.restrict(new SerializerFactory());
 
         @Override
         public AbstractBurlapInput getBurlapInput(InputStream is) {
-            AbstractBurlapInput in = super.getBurlapInput(is);
+            AbstractBurlapInput in = super.getBurlapInput(StreamBuffers.in(is));
             in.setSerializerFactory(serializers);
             return in;
         }

@@ -1,6 +1,9 @@
 package org.rpcmatrix.hessian;
 
+import com.caucho.hessian.io.SerializerFactory;
 import com.caucho.hessian.server.HessianServlet;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Map;
 import javax.servlet.Servlet;
 import org.rpcmatrix.core.Bench;
@@ -35,10 +38,27 @@ final class CauchoServer {
         if (Main.BURLAP.equals(family)) {
             return Map.of(BURLAP_PATH, new BenchBurlapServlet(service));
         }
-        HessianServlet servlet = new HessianServlet();
+        HessianServlet servlet = new BufferedHessianServlet();
         servlet.setHome(service);
         servlet.setHomeAPI(WireApi.class);
         servlet.setSerializerFactory(FaultDetails.serializerFactory());
         return Map.of(HESSIAN_PATH, servlet);
+    }
+
+    /**
+     * HessianServlet with buffered streams ({@link StreamBuffers}): a Hessian 1 call is read, and its reply
+     * written, through HessianInput and HessianOutput, which go to the servlet's streams a byte at a time. The
+     * reply's bytes are the same; HessianSkeleton closes its output, which flushes them, as before.
+     */
+    private static final class BufferedHessianServlet extends HessianServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void invoke(InputStream is, OutputStream os, String objectId, SerializerFactory serializerFactory)
+                throws Exception {
+            StreamBuffers.Out out = StreamBuffers.out(os);
+            super.invoke(StreamBuffers.in(is), out, objectId, serializerFactory);
+            out.flush();
+        }
     }
 }
