@@ -3,14 +3,14 @@ using RpcMatrix.Core.Reference;
 
 namespace RpcMatrix.Soap
 {
-    /// <summary>The soap family for the launcher: binding from the registry's variant, channel-layer server, WCF client.</summary>
+    /// <summary>The soap family for the launcher: binding from the registry's variant, HTTP server on the suite's host with WCF's message encoder, WCF client.</summary>
     public sealed class SoapAdapter : IProtocolAdapter
     {
         public IBenchServer CreateServer(Options options)
         {
             var binding = SoapBindings.For(options.Protocol);
             var published = new SoapMetadataDocuments(options.IdlDirectory, binding.MessageVersion);
-            return new SoapChannelServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion), published);
+            return new SoapHttpServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion), published);
         }
 
         public IBenchClient CreateClient(Options options)

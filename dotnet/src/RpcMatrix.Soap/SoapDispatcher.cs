@@ -12,7 +12,7 @@ using RpcMatrix.Soap.Contract;
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// From a request Message to the Bench and back, for servers on WCF's channel layer: the operation is found by
+    /// From a request Message to the Bench and back, for SoapHttpServer: the operation is found by
     /// SOAP action (or, when a client sends none, by the body's wrapper element), the message contract read and written
     /// by WCF's TypedMessageConverter and answered through the operation table (SoapOperation, SoapMapping); a
     /// BenchError becomes bench.wsdl's declared fault, any other failure a SOAP Fault.
@@ -87,6 +87,17 @@ namespace RpcMatrix.Soap
             return op.Reply.ToMessage(answer, version);
         }
 
+        /// <summary>The SOAP action of the operation whose wrapper element opens the body; null when none does.</summary>
+        public string ActionOfBody(Message message)
+        {
+            using (XmlDictionaryReader body = message.GetReaderAtBodyContents())
+            {
+                body.MoveToContent();
+                Operation op;
+                return body.NamespaceURI == BenchNamespace.Uri && byElement.TryGetValue(body.LocalName, out op) ? op.Soap.Action : null;
+            }
+        }
+
         private Operation Find(ref Message request)
         {
             Operation op;
@@ -127,7 +138,8 @@ namespace RpcMatrix.Soap
             return Message.CreateMessage(version, Code(false), e.GetType().Name + ": " + e.Message, (string)null);
         }
 
-        private Message SenderFault(string reason)
+        /// <summary>A SOAP 1.1 Client / SOAP 1.2 Sender fault: the request was at fault.</summary>
+        public Message SenderFault(string reason)
         {
             return Message.CreateMessage(version, Code(true), reason, (string)null);
         }

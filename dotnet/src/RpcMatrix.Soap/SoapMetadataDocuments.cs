@@ -58,42 +58,29 @@ namespace RpcMatrix.Soap
             return copy;
         }
 
-        /// <summary>The reply to an HTTP GET the channel delivered (MessageVersion.None): a document, or 404.</summary>
-        public Message Answer(Message request, Uri listenUri, MessageVersion version)
+        /// <summary>What a GET of the endpoint with this query answers: the addressed WSDL, the schema, or null (404).</summary>
+        /// <param name="hostHeader">the request's Host, which names the endpoint when the server listens on every address</param>
+        public XmlDocument Answer(string query, string hostHeader, Uri listenUri)
         {
-            object value;
-            var http = request.Properties.TryGetValue(HttpRequestMessageProperty.Name, out value) ? value as HttpRequestMessageProperty : null;
-            string query = http == null ? "" : http.QueryString ?? "";
+            query = query ?? "";
             if (string.Equals(query, "wsdl", StringComparison.OrdinalIgnoreCase))
             {
-                return Document(version, Wsdl(Published(listenUri, http)));
+                return Wsdl(Published(listenUri, hostHeader));
             }
             if (query == SchemaQuery)
             {
                 lock (schema)
                 {
-                    return Document(version, (XmlDocument)schema.CloneNode(true));
+                    return (XmlDocument)schema.CloneNode(true);
                 }
             }
-            return NotFound(version);
-        }
-
-        /// <summary>An XML document as the whole HTTP body, text/xml, written through the binding's encoder.</summary>
-        public static Message Document(MessageVersion version, XmlDocument document)
-        {
-            return new DocumentMessage(version, document, HttpStatusCode.OK);
-        }
-
-        public static Message NotFound(MessageVersion version)
-        {
-            return new DocumentMessage(version, null, HttpStatusCode.NotFound);
+            return null;
         }
 
         /// <summary>The listen address, or the request's Host when the server listens on every address.</summary>
-        private static Uri Published(Uri listenUri, HttpRequestMessageProperty http)
+        private static Uri Published(Uri listenUri, string host)
         {
             IPAddress address;
-            string host = http == null ? null : http.Headers[HttpRequestHeader.Host];
             bool any = IPAddress.TryParse(listenUri.Host.Trim('[', ']'), out address)
                 && (address.Equals(IPAddress.Any) || address.Equals(IPAddress.IPv6Any));
             Uri fromHost;
@@ -140,66 +127,6 @@ namespace RpcMatrix.Soap
                 document.Load(reader);
             }
             return document;
-        }
-
-        /// <summary>
-        /// A message of the binding's version (its encoder refuses any other) whose serialisation is the document alone,
-        /// no envelope; the HTTP channel takes the status and Content-Type from HttpResponseMessageProperty.
-        /// </summary>
-        private sealed class DocumentMessage : Message
-        {
-            private readonly MessageHeaders headers;
-            private readonly MessageProperties properties = new MessageProperties();
-            private readonly XmlDocument document;
-
-            public DocumentMessage(MessageVersion version, XmlDocument document, HttpStatusCode status)
-            {
-                headers = new MessageHeaders(version);
-                this.document = document;
-                // Mono writes the status line's reason phrase from StatusDescription only.
-                var http = new HttpResponseMessageProperty
-                {
-                    StatusCode = status,
-                    StatusDescription = status == HttpStatusCode.OK ? "OK" : "Not Found",
-                };
-                if (document == null)
-                {
-                    http.SuppressEntityBody = true;
-                }
-                else
-                {
-                    http.Headers[HttpResponseHeader.ContentType] = "text/xml; charset=utf-8";
-                }
-                properties.Add(HttpResponseMessageProperty.Name, http);
-            }
-
-            public override MessageHeaders Headers
-            {
-                get { return headers; }
-            }
-
-            public override MessageProperties Properties
-            {
-                get { return properties; }
-            }
-
-            public override MessageVersion Version
-            {
-                get { return headers.MessageVersion; }
-            }
-
-            protected override void OnWriteBodyContents(XmlDictionaryWriter writer)
-            {
-                if (document != null)
-                {
-                    document.DocumentElement.WriteTo(writer);
-                }
-            }
-
-            protected override void OnWriteMessage(XmlDictionaryWriter writer)
-            {
-                OnWriteBodyContents(writer);
-            }
         }
     }
 }

@@ -18,11 +18,11 @@ namespace RpcMatrix.Tests
         private const string Wsdl = SoapMetadataDocuments.WsdlNs;
         private const string Xsd = SoapMetadataDocuments.XsdNs;
 
-        private static SoapChannelServer Start(string protocol, out Uri endpoint)
+        private static SoapHttpServer Start(string protocol, out Uri endpoint)
         {
             Protocol p = IdlFiles.Load(IdlPaths.Directory).Registry.Get(protocol);
             Binding binding = SoapBindings.For(p);
-            var server = new SoapChannelServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion),
+            var server = new SoapHttpServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion),
                 new SoapMetadataDocuments(IdlPaths.Directory, binding.MessageVersion));
             int port = server.Start(IPAddress.Loopback, 0);
             endpoint = SoapBenchClient.Address("127.0.0.1", port);
@@ -85,7 +85,7 @@ namespace RpcMatrix.Tests
         public void PublishesTheContractsWsdlAndSchemaAtTheEndpoint(string protocol, string soapPrefix)
         {
             Uri endpoint;
-            SoapChannelServer server = Start(protocol, out endpoint);
+            SoapHttpServer server = Start(protocol, out endpoint);
             try
             {
                 string contentType;
@@ -125,7 +125,7 @@ namespace RpcMatrix.Tests
         public void WcfImportsThePublishedWsdlAsTheContractsOwn(string protocol)
         {
             Uri endpoint;
-            SoapChannelServer server = Start(protocol, out endpoint);
+            SoapHttpServer server = Start(protocol, out endpoint);
             try
             {
                 string reason;
@@ -152,7 +152,7 @@ namespace RpcMatrix.Tests
         public void AnyOtherGetIsNotFoundAndSoapCallsStillWork()
         {
             Uri endpoint;
-            SoapChannelServer server = Start("soap11", out endpoint);
+            SoapHttpServer server = Start("soap11", out endpoint);
             try
             {
                 var request = (HttpWebRequest)WebRequest.Create(endpoint + "?xsd=other.xsd");

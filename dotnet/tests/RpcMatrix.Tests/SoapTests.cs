@@ -93,12 +93,12 @@ namespace RpcMatrix.Tests
 
         [TestCase("soap11")]
         [TestCase("soap12")]
-        public void WcfClientAgainstChannelServerPassesTheVectors(string protocol)
+        public void WcfClientAgainstHttpServerPassesTheVectors(string protocol)
         {
             IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
             Protocol p = idl.Registry.Get(protocol);
             Binding binding = SoapBindings.For(p);
-            var server = new SoapChannelServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion));
+            var server = new SoapHttpServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion));
             int port = server.Start(IPAddress.Loopback, 0);
             try
             {
