@@ -1,12 +1,15 @@
 package org.rpcmatrix.httphost;
 
+import java.util.EnumSet;
 import java.util.Map;
+import javax.servlet.DispatcherType;
 import javax.servlet.Servlet;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.servlet.FilterHolder;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHolder;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -16,8 +19,8 @@ import org.rpcmatrix.core.ServerOptions;
 /**
  * The one embedded HTTP server of the Java HTTP protocols (XML-RPC, Hessian, Burlap, JSON-RPC, HttpInvoker),
  * configured alike for all: Jetty 9.4, HTTP/1.1 keep-alive, a bounded thread pool, TCP_NODELAY on accepted
- * connections, no request log, error pages without stack traces, bound to the given address exactly (port 0: the
- * system chooses).
+ * connections, no request log, error pages without stack traces, no request body over the contract's 64 MiB
+ * ({@link BodyLimit}: 413), bound to the given address exactly (port 0: the system chooses).
  */
 public final class HttpHost implements RunningServer {
     /** Jetty's QueuedThreadPool bound: selector and acceptor threads come out of it too. */
@@ -62,6 +65,9 @@ public final class HttpHost implements RunningServer {
 
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
         context.setContextPath("/");
+        // No request body over the contract's 64 MiB: refused (413) before it is read when declared so, cut where
+        // it reaches the limit when chunked (BodyLimit).
+        context.addFilter(new FilterHolder(new BodyLimit()), "/*", EnumSet.of(DispatcherType.REQUEST));
         servlets.forEach((path, servlet) -> {
             ServletHolder holder = new ServletHolder(servlet);
             holder.setInitOrder(0); // initialised before "ready", not on the first call

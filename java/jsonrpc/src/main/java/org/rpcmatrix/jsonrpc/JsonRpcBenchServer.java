@@ -3,9 +3,9 @@ package org.rpcmatrix.jsonrpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.googlecode.jsonrpc4j.ErrorResolver;
-import com.googlecode.jsonrpc4j.HttpStatusCodeProvider;
-import com.googlecode.jsonrpc4j.JsonRpcServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,10 @@ import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 import org.rpcmatrix.httphost.HttpHost;
 
-/** jsonrpc4j's JsonRpcServer at {@code /jsonrpc} in the shared embedded Jetty (idl/CONTRACT.md, carriage). */
+/**
+ * jsonrpc4j at {@code /jsonrpc} in the shared embedded Jetty (idl/CONTRACT.md, carriage), behind
+ * {@link JsonRpcDispatcher}: the JSON-RPC 2.0 specification's parse, request and batch rules.
+ */
 final class JsonRpcBenchServer {
     static final String PATH = "/jsonrpc";
     static final String CONTENT_TYPE = "application/json";
@@ -42,19 +45,36 @@ final class JsonRpcBenchServer {
         return OperationProxy.serve(JsonRpcApi.class, bench, JsonRpcMapping.INSTANCE);
     }
 
+    /**
+     * jsonrpc4j behind {@link JsonRpcDispatcher}, the layer that makes it answer as the JSON-RPC 2.0 specification
+     * says. Every answer with a body is HTTP 200, errors included (idl/CONTRACT.md: the error is in the body), with
+     * a Content-Length, as jsonrpc4j's JsonRpcServer wrote it; nothing to answer (notifications) is HTTP 204.
+     */
     static HttpServlet servlet(JsonRpcApi service) {
-        JsonRpcServer server = new JsonRpcServer(JsonRpcMapping.objectMapper(), service, JsonRpcApi.class);
-        server.setErrorResolver(BENCH_ERRORS);
-        server.setHttpStatusCodeProvider(ALWAYS_OK);
-        server.setContentType(CONTENT_TYPE);
+        ObjectMapper mapper = JsonRpcMapping.serverMapper();
+        JsonRpcDispatcher rpc = new JsonRpcDispatcher(mapper, service);
+        rpc.setErrorResolver(BENCH_ERRORS);
         // Errors are answers here (BenchError, a refused argument): no log line per call.
-        server.setShouldLogInvocationErrors(false);
+        rpc.setShouldLogInvocationErrors(false);
         return new HttpServlet() {
             private static final long serialVersionUID = 1L;
 
             @Override
             protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
-                server.handle(request, response);
+                JsonNode answer = rpc.answer(request.getInputStream());
+                if (answer == null) {
+                    response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+                    return;
+                }
+                ByteArrayOutputStream body = new ByteArrayOutputStream();
+                mapper.writeValue(body, answer);
+                body.write('\n');
+                response.setContentType(CONTENT_TYPE);
+                response.setStatus(HttpServletResponse.SC_OK);
+                response.setContentLength(body.size());
+                OutputStream out = response.getOutputStream();
+                body.writeTo(out);
+                out.flush();
             }
         };
     }
@@ -70,22 +90,6 @@ final class JsonRpcBenchServer {
                 return new JsonError(JsonError.METHOD_PARAMS_INVALID.code, t.getMessage(), null);
             }
             return new JsonError(JsonError.INTERNAL_ERROR.code, String.valueOf(t.getMessage()), null);
-        }
-    };
-
-    /**
-     * HTTP 200 for every JSON-RPC answer, errors included (idl/CONTRACT.md): the error is in the body, as most
-     * JSON-RPC servers answer; jsonrpc4j's default would map error codes to 4xx/5xx statuses.
-     */
-    static final HttpStatusCodeProvider ALWAYS_OK = new HttpStatusCodeProvider() {
-        @Override
-        public int getHttpStatusCode(int resultCode) {
-            return HttpServletResponse.SC_OK;
-        }
-
-        @Override
-        public Integer getJsonRpcCode(int httpStatusCode) {
-            return null;
         }
     };
 }

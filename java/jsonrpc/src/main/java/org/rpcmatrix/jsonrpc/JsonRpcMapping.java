@@ -1,6 +1,7 @@
 package org.rpcmatrix.jsonrpc;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.TypeFactory;
@@ -38,10 +39,26 @@ final class JsonRpcMapping implements WireMapping {
 
     /** Jackson's defaults, and a missing primitive refused rather than read as 0. */
     static ObjectMapper objectMapper() {
+        return builder().build();
+    }
+
+    /**
+     * The server's reading of arguments: as {@link #objectMapper()}, and a value of the wrong JSON type refused
+     * (-32602) where Jackson would coerce it: a string for a number or a boolean ("23" read as 23; CONTRACT.md:
+     * int64 is "never a JSON string"), a number for a boolean, a fraction for an integer (1.5 read as 1, a
+     * silent truncation). Any JSON number is still a float (CONTRACT.md). Writing is the same as objectMapper's.
+     */
+    static ObjectMapper serverMapper() {
+        return builder()
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .build();
+    }
+
+    private static JsonMapper.Builder builder() {
         return JsonMapper.builder()
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-                .build();
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     }
 
     @Override
@@ -53,13 +70,24 @@ final class JsonRpcMapping implements WireMapping {
         };
     }
 
-    /** The server's reading of an argument: int8 and int16 refused (InvalidParams) when out of range. */
+    /**
+     * The server's reading of an argument: int8 and int16 refused (InvalidParams) when out of range, and null,
+     * which no contract type has (Jackson reads a JSON null into a String, byte[] or double[]), refused.
+     */
     @Override
     public Converter fromWire(String type) {
         return switch (type) {
             case "int8" -> value -> (byte) inRange((Integer) value, type, Byte.MIN_VALUE, Byte.MAX_VALUE);
             case "int16" -> value -> (short) inRange((Integer) value, type, Short.MIN_VALUE, Short.MAX_VALUE);
-            default -> known(type);
+            default -> {
+                answerType(type);
+                yield value -> {
+                    if (value == null) {
+                        throw new InvalidParams(type + " must not be null");
+                    }
+                    return value;
+                };
+            }
         };
     }
 

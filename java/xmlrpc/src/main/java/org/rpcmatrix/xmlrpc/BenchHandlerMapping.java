@@ -4,7 +4,6 @@ import org.apache.xmlrpc.XmlRpcException;
 import org.apache.xmlrpc.XmlRpcHandler;
 import org.apache.xmlrpc.XmlRpcRequest;
 import org.apache.xmlrpc.server.XmlRpcHandlerMapping;
-import org.apache.xmlrpc.server.XmlRpcNoSuchHandlerException;
 import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.Operation;
@@ -29,7 +28,8 @@ final class BenchHandlerMapping implements XmlRpcHandlerMapping {
     public XmlRpcHandler getHandler(String name) throws XmlRpcException {
         Operation op = Operation.byName(name);
         if (op == null || op == Operation.RANDOM_DOUBLES_STREAM) {
-            throw new XmlRpcNoSuchHandlerException("no such method: " + name);
+            // The library's XmlRpcNoSuchHandlerException carries fault code 0.
+            throw new XmlRpcException(METHOD_NOT_FOUND, "method not found: " + name);
         }
         return request -> execute(op, request);
     }

@@ -14,7 +14,8 @@ import org.rpcmatrix.core.ReferenceBench;
  * gzip variant: the library reads a gzip request and gzips its answer only with them on
  * ({@code XmlRpcStreamServer.getInputStream}, {@code XmlRpcHttpServer.getOutputStream}); the handlers still
  * answer in standard XML-RPC types only (XmlRpcMapping), and read only those ({@link ContractTypeFactory}); no
- * document type declaration is read ({@link XmlParsers}).
+ * document type declaration is read ({@link XmlParsers}); failures are answered with the conventional fault codes
+ * ({@link FaultCodeServer}, {@link BenchHandlerMapping}).
  */
 final class BenchXmlRpcServlet extends XmlRpcServlet {
     private static final long serialVersionUID = 1L;
@@ -27,7 +28,7 @@ final class BenchXmlRpcServlet extends XmlRpcServlet {
 
     @Override
     protected XmlRpcServletServer newXmlRpcServer(ServletConfig config) throws XmlRpcException {
-        XmlRpcServletServer server = super.newXmlRpcServer(config);
+        XmlRpcServletServer server = new FaultCodeServer();
         XmlRpcServerConfigImpl serverConfig = (XmlRpcServerConfigImpl) server.getConfig();
         serverConfig.setEnabledForExtensions(gzip);
         // Extensions on (the gzip variant) must not mean objects built from the caller's bytes.
