@@ -33,6 +33,21 @@ commands CELL:
 agree +RUNS:
     runner/rpcmatrix agree {{RUNS}}
 
+# Run B against run A as benchstat does (change with 95% interval, Mann–Whitney U, Holm): COMPARE.md into B, e.g. just compare results/A results/B --threshold 0.1
+[group('bench')]
+compare A B *ARGS:
+    PYTHONPATH=runner .venv/bin/python -m analysis compare '{{A}}' '{{B}}' {{ARGS}}
+
+# The runs' database (results/history.sqlite, or $RPCMATRIX_HISTORY): just history load RUN, just history show 'grpc/java→java' --workload ping
+[group('bench')]
+history *ARGS:
+    PYTHONPATH=runner .venv/bin/python -m analysis history {{ARGS}}
+
+# Publication tables (Markdown, CSV, LaTeX booktabs) with captions, e.g. just tables results/latest --kind protocol grpc --format latex
+[group('bench')]
+tables RUN *ARGS:
+    PYTHONPATH=runner .venv/bin/python -m analysis tables '{{RUN}}' {{ARGS}}
+
 # Copy a run of a committed, clean tree into results/published/ (refuses anything else)
 [group('bench')]
 publish RUN="results/latest":
@@ -40,7 +55,7 @@ publish RUN="results/latest":
 
 # Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix
 [group('test')]
-test: setup lint test-runner test-java test-python test-dotnet test-smoke
+test: setup lint test-runner test-java test-python test-dotnet test-smoke test-battery
 
 # Python lint: ruff (ruff.toml) over runner/ and python/
 [group('test')]
@@ -78,6 +93,19 @@ test-dotnet:
 [group('test')]
 test-smoke:
     bash runner/tests/smoke.sh
+
+# Hostile input against every server of every protocol it takes: results/<time>-battery/BATTERY.md, the survival
+# matrix beside results/latest's negative tests; a server that regresses from runner/battery-expected.json fails it
+[group('bench')]
+battery *ARGS: setup
+    runner/rpcmatrix battery $([[ -f results/latest/env.json ]] && echo --vectors-run results/latest) {{ARGS}}
+
+# A quick subset of the battery (the Python and Java servers of five protocols, the attacks that take no waiting)
+[group('test')]
+test-battery:
+    out=$(mktemp -d /tmp/rpcmatrix-battery.XXXXXX) && runner/rpcmatrix battery --out "$out" \
+      --protocol xmlrpc,jsonrpc,rawtcp,hessian2,httpinvoker --server python,java \
+      --attacks random-bytes,declared-4gb,invalid-document,xxe-file,external-dtd,entity-expansion,jsonrpc-spec,truncated-frame,huge-count,foreign-class,java-serialization
 
 # Install what is missing (system packages, just, the runner's venv, the floor program, TLS material)
 setup:

@@ -27,7 +27,9 @@ versions = {
     "maven": os.environ["MAVEN_VERSION"],
 }
 with open(manifest) as f:
-    server = next(i["server"] for i in json.load(f)["implementations"] if "server" in i)
+    data = json.load(f)
+# the flags come once, in the manifest's defaults (runner/PROTOCOL.md), before each server's own argv
+server = data.get("defaults", {}).get("argv_prefix", []) + next(i["server"] for i in data["implementations"] if "server" in i)
 versions["jvm_flags"] = " ".join(server[1:server.index("-jar")])
 for pom in poms:
     for prop in ElementTree.parse(pom).getroot().findall("m:properties/*", ns):

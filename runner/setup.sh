@@ -8,7 +8,11 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VENV="$ROOT/.venv"
-RUNNER_PACKAGES=(jq iproute2 ethtool openssl procps util-linux gzip git shellcheck bats gcc libc6-dev python3-venv)
+# chromium (with an emoji font for the report's marks): the browser test of report.html (runner/tests/test_html.py)
+RUNNER_PACKAGES=(jq iproute2 ethtool openssl procps util-linux gzip git shellcheck bats gcc libc6-dev python3-venv
+  chromium fonts-noto-color-emoji)
+# postgresql: the history's tests start a throwaway cluster of it (runner/tests/test_history.py)
+RUNNER_PACKAGES+=(postgresql)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -37,7 +41,7 @@ manifest_packages() {
 
 python_venv() {
   [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
-  if ! "$VENV/bin/python" -c 'import hdrh, pytest' 2>/dev/null || [[ ! -x "$VENV/bin/just" || ! -x "$VENV/bin/ruff" ]]; then
+  if ! "$VENV/bin/python" -c 'import hdrh, pytest, scipy, sqlalchemy, psycopg, matplotlib, playwright' 2>/dev/null || [[ ! -x "$VENV/bin/just" || ! -x "$VENV/bin/ruff" ]]; then
     say "installing the runner's Python requirements, just and ruff into $VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/runner/requirements.txt"
   fi

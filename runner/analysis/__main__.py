@@ -1,11 +1,12 @@
-"""Command line of the runner's analysis: prepare, resume, fold, cell-end, estimate, shuffle, render, agree
-and publish (see runner/README.md).
+"""Command line of the runner's analysis: prepare, resume, fold, cell-end, estimate, shuffle, render, agree,
+publish, compare and history (see runner/README.md).
 
 Each command imports only the modules it uses: the runner calls cell-end once per cell, and importing every
 module (the report, the environment's probes) doubled its CPU time."""
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 
@@ -85,6 +86,54 @@ def resume_run(args) -> int:
     return 0
 
 
+def plan_cells(args) -> int:
+    """The plan of cells (plan.write_cells): files in --out for the shell; messages on stderr."""
+    from . import manifests, plan
+    try:
+        messages = plan.write_cells(Path(args.out), Path(args.manifests), Path(args.idl), args.profile,
+                                    args.protocol, args.server, args.client, args.cell)
+    except (manifests.ManifestError, plan.PlanError) as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    for message in messages:
+        print(f"rpcmatrix: {message}", file=sys.stderr)
+    return 0
+
+
+def expand(args) -> int:
+    """The older interface of the plan, for the battery: manifests (a JSON array) on stdin or --manifests
+    DIR, the cells of --protocol and --server on stdout, one JSON line each."""
+    from . import manifests, plan
+    if args.select_only:  # the cells on stdin, one JSON line each, selected
+        cells = plan.select_cells(_cells(sys.stdin.read()), args.protocol, args.server, args.client, args.cell)
+        sys.stdout.write("".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in cells))
+        return 0
+    try:
+        loaded = manifests.load(Path(args.manifests)) if args.manifests else json.load(sys.stdin)
+    except manifests.ManifestError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    if args.print_manifests:
+        print(json.dumps(loaded, ensure_ascii=False))
+        return 0
+    registry = json.loads(Path(args.registry).read_text())
+    cells = plan.select_cells(plan.expand_cells(loaded, args.baseline, registry), args.protocol, args.server,
+                              args.client, args.cell)
+    sys.stdout.write("".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in cells))
+    return 0
+
+
+def allow_timing(args) -> int:
+    """Exit 0 when the cell's workloads may be timed after its vectors (known_failures.vectors_allow_timing)."""
+    from . import known_failures
+    entries = known_failures.load(Path(args.known_failures))
+    try:
+        vectors = json.loads(Path(args.vectors).read_text())
+    except (OSError, ValueError):
+        return 1
+    return 0 if known_failures.vectors_allow_timing(entries, args.cell, vectors) else 1
+
+
 def shuffle(args) -> int:
     from . import plan
     lines = [line for line in sys.stdin.read().splitlines() if line.strip()]
@@ -109,16 +158,77 @@ def render(args) -> int:
     exports.write_junit(recs, run / "junit.xml")
     exports.write_samples(run)
     (run / "verdict.json").write_text(json.dumps(verdict, indent=1, ensure_ascii=False))
-    (run / "REPORT.md").write_text(report.render(run, recs, cells, verdict), encoding="utf-8")
+    report.write(run, recs, cells, verdict)  # REPORT.md and report/<protocol>.md, report/run.md
+    started = time.monotonic()
+    size = report.write_html(run, recs, cells, verdict)
+    print(f"rpcmatrix: {report.HTML}: {size / 1024 / 1024:.2f} MB "
+          f"(budget {report.html_budget() / 1024 / 1024:.0f} MB), "
+          f"rendered in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    _into_history(run)
     for item in verdict["unexpected"]:
         vector = f" / {item['vector']}" if item["vector"] else ""
-        print(f"rpcmatrix: UNEXPECTED {item['status']}: {item['cell']} {item['workload']}{vector}: {item['reason'][:300]}",
+        print(f"rpcmatrix: UNEXPECTED {item['status']}: {item['cell']} {item['workload']}{vector}: "
+              f"{item['reason'][:300]}",
               file=sys.stderr)
     for entry in verdict["stale"]:
         print(f"rpcmatrix: UNEXPECTED pass of a known failure (remove the entry): {entry['cell']}", file=sys.stderr)
     print(f"rpcmatrix: {len(recs)} records; {len(verdict['unexpected'])} unexpected failures, "
           f"{len(verdict['expected'])} expected, {len(verdict['stale'])} stale entries", file=sys.stderr)
     return 1 if verdict["unexpected"] or verdict["stale"] else 0
+
+
+def _into_history(run: Path) -> None:
+    """The end of render: the run's records into the history database (analysis/history.py): results/history.sqlite
+    beside the run, or RPCMATRIX_HISTORY ("off": not at all). A failure is reported, never fatal to the run."""
+    try:
+        from . import history
+    except ImportError as e:  # a venv from before the requirement: set-up installs it
+        print(f"rpcmatrix: warning: history: {e} (runner/setup.sh installs it)", file=sys.stderr)
+        return
+    db_url = history.url(None, root=run.resolve().parent)
+    if db_url is None:
+        return
+    try:
+        loaded = history.load(run, db_url)
+        print(f"rpcmatrix: history: {loaded['figures']} figures of {loaded['run_id']} in {history.shown(db_url)}",
+              file=sys.stderr)
+    except Exception as e:  # the history is a copy: the run's own files are already written
+        print(f"rpcmatrix: warning: history: the run was not loaded into {history.shown(db_url)}: {e}", file=sys.stderr)
+
+
+def compare_runs(args) -> int:
+    """Two runs (folders or run_ids of the history) compared as benchstat does: COMPARE.md, summary printed."""
+    from . import compare
+    try:
+        result = compare.comparison(args.a, args.b, args.threshold, args.alpha, args.history, args.unit)
+    except KeyError as e:
+        print(f"rpcmatrix: error: {e.args[0]}", file=sys.stderr)
+        return 2
+    text = compare.render(result)
+    out = Path(args.out) if args.out else (Path(args.b) / compare.COMPARE_REPORT if Path(args.b).is_dir() else None)
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+        print(f"rpcmatrix: {out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    print(compare.summary_line(result))
+    return 0
+
+
+def history_cmd(args) -> int:
+    from . import history
+    db_url = history.url(args.history)
+    if db_url is None:
+        print(f"rpcmatrix: error: {history.ENV}=off", file=sys.stderr)
+        return 2
+    if args.action == "load":
+        for run in args.runs:
+            loaded = history.load(Path(run), db_url)
+            print(f"{loaded['run_id']}: {loaded['figures']} figures, {loaded['repetitions']} repetitions "
+                  f"in {history.shown(db_url)}")
+        return 0
+    sys.stdout.write(history.render_show(args.cell, history.show(args.cell, db_url, args.workload, args.commit)))
+    return 0
 
 
 def agree(args) -> int:
@@ -158,6 +268,35 @@ def studies_table(args) -> int:
     return 0
 
 
+def publication_tables(args) -> int:
+    """Publication tables (report/tables.py) of a finished run: printed in one format, or with --out written
+    in all three (tables.md, tables.tex, tables-<n>.csv)."""
+    from . import records, report
+    tables = report.tables
+    run = Path(args.run)
+    cells = _cells((run / "cells.jsonl").read_text(encoding="utf-8"))
+    ctx = report.Context.load(run, records.load(run), cells, verdict={})
+    kind, name = args.kind[0], (args.kind[1] if len(args.kind) > 1 else None)
+    try:
+        if kind in ("protocol", "study") and not name:
+            raise tables.TablesError(f"--kind {kind} needs a name")
+        if not args.out:
+            sys.stdout.write(tables.render(ctx, kind, name, args.format))
+            return 0
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "tables.md").write_text(tables.render(ctx, kind, name, "md"), encoding="utf-8")
+        (out / "tables.tex").write_text(tables.render(ctx, kind, name, "latex"), encoding="utf-8")
+        for i, (title, table) in enumerate(tables.chosen(ctx, kind, name), 1):
+            caption = f"{tables.plain(title)}. {tables.provenance(ctx)}"
+            (out / f"tables-{i}.csv").write_text(tables.as_csv(caption, table), encoding="utf-8")
+    except tables.TablesError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m analysis")
     sub = p.add_subparsers(dest="command", required=True)
@@ -191,11 +330,31 @@ def main(argv=None) -> int:
     s.add_argument("--root", required=True, help="the repository, whose code must be the run's")
     s.add_argument("--check", action="store_true", help="only check, change nothing")
     s.set_defaults(func=resume_run)
+    s = sub.add_parser("cells", help="expand the manifests into cells and select them (plan/cells.jsonl)")
+    for flag in ("--out", "--manifests", "--idl", "--profile"):
+        s.add_argument(flag, required=True)
+    for flag in ("--protocol", "--server", "--client", "--cell"):
+        s.add_argument(flag, default="", help="comma-separated (empty: all)")
+    s.set_defaults(func=plan_cells)
+    s = sub.add_parser("expand", help="the cells of manifests (stdin or --manifests) on stdout, selected")
+    s.add_argument("--manifests", default="", help="a folder of */manifest.json (default: a JSON array on stdin)")
+    s.add_argument("--print-manifests", action="store_true", help="print the resolved manifests only")
+    s.add_argument("--select-only", action="store_true", help="select the cells on stdin (JSON lines)")
+    s.add_argument("--registry", default="idl/protocols.json")
+    s.add_argument("--baseline", default="")
+    for flag in ("--protocol", "--server", "--client", "--cell"):
+        s.add_argument(flag, default="", help="comma-separated (empty: all)")
+    s.set_defaults(func=expand)
+    s = sub.add_parser("allow-timing", help="exit 0 when a cell's vectors let its workloads be timed")
+    for flag in ("--known-failures", "--cell", "--vectors"):
+        s.add_argument(flag, required=True)
+    s.set_defaults(func=allow_timing)
     s = sub.add_parser("shuffle", help="the cells on stdin in the pass's seeded random order")
     s.add_argument("--seed", type=int, required=True)
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
     s.set_defaults(func=shuffle)
-    s = sub.add_parser("render", help="write results.csv, junit.xml, samples and REPORT.md; exit 1 on anything unexpected")
+    s = sub.add_parser("render",
+                       help="write results.csv, junit.xml, samples and REPORT.md; exit 1 on anything unexpected")
     s.add_argument("--run", required=True)
     s.add_argument("--known-failures")
     s.set_defaults(func=render)
@@ -216,6 +375,35 @@ def main(argv=None) -> int:
     s.add_argument("--end-of-run", action="store_true",
                    help="for a run of a study's profile write STUDY.md and print it; nothing for other runs")
     s.set_defaults(func=studies_table)
+    s = sub.add_parser("tables", help="publication tables (Markdown, CSV, LaTeX) of a run, each with its caption")
+    s.add_argument("run")
+    s.add_argument("--kind", nargs="+", default=["side-by-side"], metavar="KIND [NAME]",
+                   help="side-by-side (default), protocol NAME or study NAME")
+    s.add_argument("--format", choices=("md", "csv", "latex"), default="md")
+    s.add_argument("--out", help="a folder to write every format into, instead of printing one")
+    s.set_defaults(func=publication_tables)
+    s = sub.add_parser("compare", help="run B against run A, benchstat-style (COMPARE.md into B or --out)")
+    s.add_argument("a", help="a run folder, or a run_id of the history")
+    s.add_argument("b", help="a run folder, or a run_id of the history")
+    s.add_argument("--out", help="where to write COMPARE.md (default: into B's folder; printed when B is a run_id)")
+    s.add_argument("--threshold", type=float, default=0.05, help="the least change that counts (0.05 = 5%%)")
+    s.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm's correction")
+    s.add_argument("--unit", choices=("repetition", "pass"), default="repetition",
+                   help="the values compared: each repetition's median (default) or each pass's p50")
+    s.add_argument("--history", help="database URL (default: $RPCMATRIX_HISTORY, else results/history.sqlite)")
+    s.set_defaults(func=compare_runs)
+    s = sub.add_parser("history", help="the runs' database: load RUN..., or show CELL [--workload W]")
+    hs = s.add_subparsers(dest="action", required=True)
+    h = hs.add_parser("load", help="put runs into the database (again: replaced, not duplicated)")
+    h.add_argument("runs", nargs="+")
+    h.add_argument("--history", help="database URL (default: $RPCMATRIX_HISTORY, else results/history.sqlite)")
+    h.set_defaults(func=history_cmd)
+    h = hs.add_parser("show", help="one cell's median across runs with 95% intervals")
+    h.add_argument("cell")
+    h.add_argument("--workload")
+    h.add_argument("--commit", help="only runs of this commit (a prefix)")
+    h.add_argument("--history", help="database URL (default: $RPCMATRIX_HISTORY, else results/history.sqlite)")
+    h.set_defaults(func=history_cmd)
     args = p.parse_args(argv)
     return args.func(args)
 

@@ -134,7 +134,8 @@ def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu
             "steal": steal(),
             "cpu_source": cpu_note,
             "memory_source": "VmHWM (peak) and VmRSS from /proc/<pid>/status, summed over each process group",
-            "rtt_source": "each client's monotonic clock around each call; summarised with HdrHistogram (3 significant digits)",
+            "rtt_source": "each client's monotonic clock around each call; "
+                          "summarised with HdrHistogram (3 significant digits)",
         },
         "versions": language_versions(manifests, root),
     }

@@ -49,3 +49,13 @@ def classify(records: list[dict], entries: list[dict]) -> dict:
     ran = {r["cell"] for r in records}
     stale = [e for i, e in enumerate(entries) if i not in used and e["cell"] in ran]
     return {"expected": expected, "unexpected": unexpected, "stale": stale}
+
+
+def vectors_allow_timing(entries: list[dict], cell: str, vectors: dict) -> bool:
+    """A cell's workloads are timed when its vectors all passed or are unsupported, or every one that failed is
+    a known failure of that vector in this cell (an entry naming the vector: a documented defect of a stack,
+    e.g. one value it cannot write, should not hide what the stack costs; the report still lists it). An
+    entry for the whole cell does not let its workloads be timed."""
+    failed = [v["id"] for v in vectors.get("results", []) if v.get("status") not in ("pass", "unsupported")]
+    rec = {"cell": cell, "workload": "vectors"}
+    return all(any("vector" in e and _matches(e, rec, {"id": v}) for e in entries) for v in failed)

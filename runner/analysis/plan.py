@@ -1,6 +1,7 @@
 """Which workloads a run times, with how many calls, per protocol: from idl/workloads.json, the protocol
 registry idl/protocols.json and a profile."""
 import json
+import math
 import random
 from pathlib import Path
 
@@ -54,7 +55,8 @@ def workloads_for(spec: dict, profile: dict, protocol: str, registry: dict, cont
             unsupported[w["name"]] = lacks[missing[0]]
             continue
         row = {"warmup": counts["warmup"], "calls": counts["calls"], "repetitions": counts["repetitions"],
-               "min_ms": counts.get("min_ms", 0), "max_calls": max(counts.get("max_calls", counts["calls"]), counts["calls"])}
+               "min_ms": counts.get("min_ms", 0),
+               "max_calls": max(counts.get("max_calls", counts["calls"]), counts["calls"])}
         rows.append({"name": w["name"], "size": w["size"], **row})
     return rows, unsupported
 
@@ -80,7 +82,7 @@ def read_plan(run: Path, protocol: str) -> list[dict]:
     rows = []
     for line in (path.read_text().splitlines() if path.exists() else []):
         name, size, *numbers = line.split()
-        rows.append({"name": name, "size": size, **dict(zip(COLUMNS, map(int, numbers)))})
+        rows.append({"name": name, "size": size, **dict(zip(COLUMNS, map(int, numbers), strict=True))})
     return rows
 
 
@@ -112,10 +114,10 @@ def estimate_run(run: Path, cells: list[dict], passes: int, kept: bool) -> int:
     total = 0
     for cell in cells:
         server, client = (cell["protocol"], "server", cell["server"]), (cell["protocol"], "client", cell["client"])
-        owed = max(_owed(cell, "server", server in warmed), _owed(cell, "client", client in warmed))
+        least = max(owed(cell, "server", server in warmed), owed(cell, "client", client in warmed))
         if not (cell.get("unsupported") or cell.get("error")):
             warmed |= {server, client}
-        total += estimate_seconds(run, cell, owed)
+        total += estimate_seconds(run, cell, least)
     return passes * total
 
 
@@ -126,17 +128,29 @@ def estimate_done(run: Path, cell: dict, pass_no: int) -> int:
     processes = json.loads(connect.read_text()).get("processes") if connect.exists() else None
     if not processes:
         return estimate_seconds(run, cell)
-    owed = max(_owed(cell, "server", processes.get("server") == "kept"),
-               _owed(cell, "client", processes.get("client") == "kept"))
-    return estimate_seconds(run, cell, owed)
+    least = max(owed(cell, "server", processes.get("server") == "kept"),
+                owed(cell, "client", processes.get("client") == "kept"))
+    return estimate_seconds(run, cell, least)
 
 
-def _owed(cell: dict, role: str, warmed: bool) -> float:
-    """The least warm-up a process of the cell owes: its warmup_s when new; once warmed, its peer_warmup_s
-    (the re-warm its implementation needs with each new peer, none by default)."""
+def owed(cell: dict, role: str, warmed: bool) -> float:
+    """The least warm-up a process of the cell owes: its warmup_s when new; once warmed (kept from an earlier
+    cell), its peer_warmup_s (the re-warm its implementation needs with each new peer, none by default)."""
     if warmed:
         return cell.get(f"{role}_peer_warmup_s") or 0
     return cell.get(f"{role}_warmup_s", cell.get("warmup_s") or 0)
+
+
+def warmup_columns(cell: dict) -> list[int]:
+    """What the runner waits, in whole seconds: [server new, server warmed, client new, client warmed]; the
+    runner (processes.sh: owed_warmup_s) picks one column per side by whether it kept the process warm and
+    waits the larger."""
+    return [math.ceil(owed(cell, role, warmed)) for role in ("server", "client") for warmed in (False, True)]
+
+
+def write_warmup_table(path: Path, cells: list[dict]) -> None:
+    """plan/warmup.tsv: one line per cell, its slug and its warmup_columns, read by the shell with builtins."""
+    path.write_text("".join(" ".join([c["slug"], *map(str, warmup_columns(c))]) + "\n" for c in cells))
 
 
 def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
@@ -156,3 +170,159 @@ def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
             rng.shuffle(group)
             order += group
     return order
+
+
+# ------------------------------------------------------------------------------------------------ cells
+def _given(value) -> bool:
+    """A manifest's value counts unless absent, null or false (as the registry and manifests are read)."""
+    return value is not None and value is not False
+
+
+def _or(value, default):
+    return value if _given(value) else default
+
+
+def implementations(manifests: list[dict]) -> list[dict]:
+    """Every (language, protocol, implementation) of the resolved manifests, with its id."""
+    out = []
+    for m in manifests:
+        for e in m["implementations"]:
+            for p in _or(e.get("protocols"), [e.get("protocol")]):
+                out.append({"language": m["language"], "protocol": p, "entry": e,
+                            "id": f"{m['language']}-{e['name']}" if _given(e.get("name")) else m["language"]})
+    return out
+
+
+def _side(impl: dict, role: str) -> dict:
+    """What one side of a cell runs, or why it cannot (`reason`), or what is wrong (`error`)."""
+    e = impl["entry"]
+    if e is None:
+        return {"reason": f"not implemented in {impl['language']}"}
+    if _given(e.get("unsupported")):
+        return {"reason": e["unsupported"]}
+    if _given(e.get(f"{role}_unsupported")):
+        return {"reason": e[f"{role}_unsupported"]}
+    if not isinstance(e.get(role), list):
+        return {"reason": f"{impl['id']} declares no {role} for {impl['protocol']}"}
+    if _or((e.get("thread_model") or {}).get(role), "") == "":
+        return {"error": f"the manifest of {impl['language']} gives no thread_model.{role} for {impl['protocol']}"}
+    return {"argv": e[role], "library": _or(e.get("library"), ""), "settings": _or(e.get("settings"), ""),
+            "notes": _or(e.get("notes"), []), "thread_model": e["thread_model"][role],
+            "warmup_s": _or(e.get("warmup_s"), 0), "peer_warmup_s": _or(e.get("peer_warmup_s"), 0)}
+
+
+def _takes_part(e: dict, role: str) -> bool:
+    return _given(e.get("unsupported")) or _given(e.get(f"{role}_unsupported")) or isinstance(e.get(role), list)
+
+
+def _joined(items: list) -> str | None:
+    items = sorted({i for i in items if i is not None})
+    return "; ".join(items) if items else None
+
+
+def expand_cells(manifests: list[dict], baseline: str, registry: dict) -> list[dict]:
+    """The cells: every implementation with a client (a row) crossed with every implementation with a server
+    (a column) of the same protocol. A language with no entry for a protocol still gets a row and a column,
+    unsupported: a gap is a row with a reason, never a missing row. A protocol missing from the registry, or
+    a declared role without its thread model, makes its cells errors. The baseline protocol comes first,
+    then the protocols in registry order, then the unregistered ones in manifest order."""
+    langs = [m["language"] for m in manifests]
+    impls = implementations(manifests)
+    known = list(registry["protocols"])
+    named = {i["protocol"] for i in impls}
+    protocols = list(dict.fromkeys(p for p in [baseline, *known, *(i["protocol"] for i in impls)] if p in named))
+
+    def members(protocol: str, role: str) -> list[dict]:
+        present = [i for i in impls if i["protocol"] == protocol and _takes_part(i["entry"], role)]
+        absent = [{"language": lang, "protocol": protocol, "entry": None, "id": lang} for lang in langs
+                  if not any(i["protocol"] == protocol and i["language"] == lang for i in impls)]
+        return present + absent
+
+    cells = []
+    for p in protocols:
+        unregistered = None if p in known else f"protocol '{p}' is not in idl/protocols.json"
+        for c in members(p, "client"):
+            for s in members(p, "server"):
+                srv, cli = _side(s, "server"), _side(c, "client")
+                cells.append({
+                    "name": f"{p}/{c['id']}→{s['id']}", "slug": f"{p}__{c['id']}-to-{s['id']}", "protocol": p,
+                    "client": c["id"], "server": s["id"],
+                    "client_language": c["language"], "server_language": s["language"],
+                    "server_argv": srv.get("argv"), "client_argv": cli.get("argv"),
+                    "server_library": srv.get("library"), "client_library": cli.get("library"),
+                    "server_settings": srv.get("settings"), "client_settings": cli.get("settings"),
+                    "server_thread_model": srv.get("thread_model"), "client_thread_model": cli.get("thread_model"),
+                    "warmup_s": max(srv.get("warmup_s") or 0, cli.get("warmup_s") or 0),
+                    "server_warmup_s": srv.get("warmup_s") or 0, "client_warmup_s": cli.get("warmup_s") or 0,
+                    "server_peer_warmup_s": srv.get("peer_warmup_s") or 0,
+                    "client_peer_warmup_s": cli.get("peer_warmup_s") or 0,
+                    "server_notes": srv.get("notes") or [], "client_notes": cli.get("notes") or [],
+                    "error": _joined([unregistered, srv.get("error"), cli.get("error")]),
+                    "unsupported": _joined([srv.get("reason"), cli.get("reason")])})
+    return cells
+
+
+def _pick(chosen: str, *values: str) -> bool:
+    return chosen == "" or any(v in chosen.split(",") for v in values)
+
+
+def select_cells(cells: list[dict], protocols: str = "", servers: str = "", clients: str = "",
+                 names: str = "") -> list[dict]:
+    """The cells whose protocol, server, client and name are in the comma-separated lists (empty = all). A
+    server or client list may name implementations (python-aio) or languages (python: all of its own)."""
+    return [c for c in cells if _pick(protocols, c["protocol"]) and _pick(servers, c["server"], c["server_language"])
+            and _pick(clients, c["client"], c["client_language"]) and _pick(names, c["name"])]
+
+
+def unknown_names(cells: list[dict], protocols: str, servers: str, clients: str, names: str) -> list[str]:
+    """A warning for each name in a selection that no cell knows, naming the known ones."""
+    known = {"protocol": sorted({c["protocol"] for c in cells}),
+             "implementation": sorted({v for c in cells for v in (c["server"], c["client"], c["server_language"])}),
+             "cell": [c["name"] for c in cells]}
+    warnings = []
+    for what, chosen in (("protocol", protocols), ("implementation", servers), ("implementation", clients),
+                         ("cell", names)):
+        for name in chosen.split(",") if chosen else []:
+            if name not in known[what]:
+                warnings.append(f"unknown {what} '{name}'; known: {' '.join(known[what])}")
+    return warnings
+
+
+def opt_in_left_out(cells: list[dict], registry: dict, profile: dict, protocols: str) -> list[dict]:
+    """The protocols of `cells` that the profile leaves out as opt-in (a setting off in every stack's
+    defaults, such as compression, or a further variant of a protocol the main job times), with the
+    registry's reason; none when the profile takes them ("opt_in": true) or --protocol names protocols."""
+    if protocols or profile.get("opt_in"):
+        return []
+    return [{"protocol": p, "reason": registry["protocols"][p]["opt_in"]}
+            for p in sorted({c["protocol"] for c in cells}) if _given(registry["protocols"].get(p, {}).get("opt_in"))]
+
+
+def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "",
+                servers: str = "", clients: str = "", names: str = "") -> list[str]:
+    """The plan of cells, for the shell: in `out`, all.jsonl (every cell), cells.jsonl (the selected ones,
+    opt-in protocols left out), left-out.json, manifests.json (resolved) and warmup.tsv; returns the messages for the
+    person running the suite (unknown names, protocols left out)."""
+    from . import manifests as manifests_mod
+    loaded = manifests_mod.load(manifests_dir)
+    spec = json.loads((idl / "workloads.json").read_text())
+    registry = load_registry(idl)
+    cells = expand_cells(loaded, spec.get("baseline") or "", registry)
+    messages = [f"warning: {w}" for w in unknown_names(cells, protocols, servers, clients, names)]
+    chosen = select_cells(cells, protocols, servers, clients, names)
+    left_out = opt_in_left_out(chosen, registry, spec["profiles"].get(profile_name, {}), protocols)
+    if left_out:
+        messages.append(f"opt-in protocols left out of profile {profile_name} (name them with --protocol): "
+                        + " ".join(x["protocol"] for x in left_out))
+        dropped = {x["protocol"] for x in left_out}
+        chosen = [c for c in chosen if c["protocol"] not in dropped]
+    out.mkdir(parents=True, exist_ok=True)
+
+    def lines(items):
+        return "".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in items)
+    (out / "all.jsonl").write_text(lines(cells))
+    (out / "cells.jsonl").write_text(lines(chosen))
+    (out / "left-out.json").write_text(json.dumps(left_out, ensure_ascii=False, separators=(",", ":")))
+    (out / "manifests.json").write_text(json.dumps(loaded, ensure_ascii=False))
+    write_warmup_table(out / "warmup.tsv", cells)
+    return messages

@@ -8,7 +8,10 @@ from pathlib import Path
 from . import records
 
 FILES = ("REPORT.md", "env.json", "verdict.json", "junit.xml", "results.csv", "cells.jsonl")
-OPTIONAL = ("AGREEMENT.md", records.SERVER_EXITS)
+# Written by render for every run since the report was split (report.html, the per-protocol files), or only
+# for some runs (a study's STUDY.md, AGREEMENT.md, the servers' exits of a schema-3 run).
+OPTIONAL = ("AGREEMENT.md", "STUDY.md", "report.html", records.SERVER_EXITS)
+OPTIONAL_FOLDERS = ("report",)
 SAMPLES_LIMIT = 2 * 1024 * 1024
 
 
@@ -51,8 +54,9 @@ def check(run: Path, root: Path) -> dict:
 
 
 def publish(run: Path, root: Path, into: Path) -> Path:
-    """Copies the run's report, environment, verdict, exports, cells, plan (and AGREEMENT.md, and the servers'
-    exits its records refer to) into into/<run folder name>/, results.jsonl gzipped with only the last record
+    """Copies the run's report (REPORT.md, its per-protocol files in report/, report.html), environment,
+    verdict, exports, cells, plan (and AGREEMENT.md, STUDY.md, and the servers' exits its records refer to)
+    into into/<run folder name>/, results.jsonl gzipped with only the last record
     of each (cell, workload, pass), samples.jsonl.gz only if under 2 MiB. Returns the folder."""
     run = run.resolve()
     env = check(run, root)
@@ -69,6 +73,9 @@ def publish(run: Path, root: Path, into: Path) -> Path:
         if (run / name).exists():
             shutil.copy2(run / name, target / name)
     shutil.copytree(run / "plan", target / "plan")
+    for name in OPTIONAL_FOLDERS:
+        if (run / name).is_dir():
+            shutil.copytree(run / name, target / name)
     # The records as stored, not joined with env.json and cells.jsonl, which are published beside them. A
     # run of schema 2 appended a cell's records again as later facts arrived: only the last one is kept.
     with gzip.open(target / records.PUBLISHED_RESULTS, "wt", encoding="utf-8") as dst:

@@ -46,7 +46,8 @@ def check(run: Path, root: Path) -> dict:
     now = environment.code_state(root)
     if now["git_commit"] != info.get("git_commit"):
         raise ResumeError(f"run {run.name} was made at commit {str(info.get('git_commit'))[:12]}, but HEAD is "
-                          f"{now['git_commit'][:12]}: a run's figures come from one commit; check that one out to resume")
+                          f"{now['git_commit'][:12]}: a run's figures come from one commit; "
+                          "check that one out to resume")
     if now["git_dirty"] != info.get("git_dirty") or now["git_diff_sha256"] != info.get("git_diff_sha256"):
         raise ResumeError(f"the tracked files differ from what run {run.name} was made with (uncommitted changes "
                           "added, removed or changed): a run's figures come from one version of the code")

@@ -100,7 +100,8 @@ def bimodality(samples_ns: list[int]) -> dict | None:
     smooth = [sum(hist[i + k - radius] * kernel[k] for k in range(len(kernel)) if 0 <= i + k - radius < nbins) / total_k
               for i in range(nbins)]
     peaks = [i for i in range(nbins)
-             if smooth[i] > 0 and (i == 0 or smooth[i] > smooth[i - 1]) and (i == nbins - 1 or smooth[i] >= smooth[i + 1])]
+             if smooth[i] > 0 and (i == 0 or smooth[i] > smooth[i - 1])
+             and (i == nbins - 1 or smooth[i] >= smooth[i + 1])]
     in_range = sum(hist)
     best = None
     for x in range(len(peaks)):
@@ -121,7 +122,9 @@ def bimodality(samples_ns: list[int]) -> dict | None:
     if best is None:
         return None
     _, i, j, shares = best
-    mode = lambda k: math.exp(base + (k + 0.5) * BIMODAL_BIN) / 1000.0
+
+    def mode(k: int) -> float:
+        return math.exp(base + (k + 0.5) * BIMODAL_BIN) / 1000.0
     return {"modes_us": [round_sig(mode(i), 3), round_sig(mode(j), 3)], "shares": [round(s, 3) for s in shares]}
 
 

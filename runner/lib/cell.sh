@@ -241,14 +241,9 @@ check_metadata() {
 }
 
 # The cell's vectors all passed or are unsupported, or the ones that failed are known failures of this
-# cell (runner/known-failures.json: a documented defect of a stack, e.g. one value it cannot write, should
-# not hide what the stack costs; the report still lists it).
+# cell: the rule is known_failures.vectors_allow_timing (one interpreter start per cell that gets here).
 vectors_allow_timing() {
-  local cell_dir="$1" name="$2"
-  jq -e --arg c "$name" --slurpfile k "$KNOWN_FAILURES" '
-    ([$k[0].failures[] | select(.cell == $c and .vector != null) | .vector]) as $known
-    | [.results[] | select(.status != "pass" and .status != "unsupported") | .id]
-    | all(. as $id | $known | index($id) != null)' "$cell_dir/vectors.json" >/dev/null
+  "$PYTHON" -m analysis allow-timing --known-failures "$KNOWN_FAILURES" --cell "$2" --vectors "$1/vectors.json"
 }
 
 # Records the rest of the cell as the client's failure: a timeout (rc 3) or an error, with its message and
@@ -263,7 +258,7 @@ record_client_failure() {
 # Runs the vectors and, only when they all passed or are unsupported (or failed as known), the timed
 # workloads.
 drive_client() {
-  local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0 least_s=0
+  local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0 least_s=0 slug
   client_for_cell "$cell" "$cell_dir" "$host" "$SERVER_PORT"
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $SERVER_PORT}" || rc=$?
   if ((rc != 0)); then
@@ -285,7 +280,10 @@ drive_client() {
   if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
     return
   elif vectors_allow_timing "$cell_dir" "$(jq -r .name <<<"$cell")"; then
-    if ((HONOUR_WARMUP_S)); then least_s=$(owed_warmup_s "$cell"); fi
+    if ((HONOUR_WARMUP_S)); then
+      slug="${cell_dir%/pass*}"
+      least_s=$(owed_warmup_s "${slug##*/}")
+    fi
     run_workloads "$cell_dir" "$protocol" "$least_s" || true
   else
     record "$cell_dir" "$(jq -nc --argjson p "$PASS" '{kind: "status", pass: $p, status: "fail",

@@ -74,6 +74,21 @@ pin_prefix() {
   printf '%s\n' taskset -c "${PIN_CPUS[$role]}"
 }
 
+# The argv prefix that puts what it runs into ROLE's cgroup and cpuset before it starts (nothing without
+# them): for a command run in the foreground, such as the floor's client, which cgroup_join could only
+# move after it had begun (and after `timeout` had forked it). Goes before netns_prefix, whose command sees
+# a /sys of its namespace's own.
+cgroup_prefix() {
+  local role="$1"
+  local -a files=()
+  [[ -z "$CGROUP_DIR" ]] || files+=("$CGROUP_DIR/$role/cgroup.procs")
+  [[ -z "$CPUSET_DIR" ]] || files+=("$CPUSET_DIR/$role/cgroup.procs")
+  ((${#files[@]} > 0)) || return 0
+  # shellcheck disable=SC2016 # the script's variables are its own
+  printf '%s\n' bash -c 'while [[ "$1" != -- ]]; do { printf "%s\n" "$$" >"$1"; } 2>/dev/null; shift; done; shift; exec "$@"' \
+    cgroup-join "${files[@]}" --
+}
+
 # cgroup_join ROLE PID: moves a freshly started process (and so its future threads and children) in.
 cgroup_join() {
   if [[ -n "$CGROUP_DIR" ]]; then

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Starting, sampling and stopping the servers and clients of a cell. Each runs in its own process group
 # (setsid), so stopping it reaches every process it made; the live groups are tracked for the cleanup trap.
+#
+# Results: a function here that has more to say than its exit status leaves it in a variable named for it,
+# read right after the call and never later: STARTED_PID (start_group), READY_PORT and READY_ERROR
+# (wait_ready), STOP_STATUS (stop_group). client.sh does the same with CLIENT_ANSWER and CLIENT_ERROR
+# (client_call). Lasting state lives elsewhere, each in one place: the kept processes in processes.sh
+# (KEPT_CLIENTS, one record per client; SERVER_*), the live groups in LIVE_GROUPS.
 
 LIVE_GROUPS=()
 

@@ -15,8 +15,24 @@ SERVER_WARM=0
 SERVER_CELL_DIRS=()
 CLIENT_KEY=""
 PROCESS_SEQ=0
-declare -A KEPT_PIDS=() KEPT_INS=() KEPT_OUTS=() KEPT_DIRS=()
-declare -A KEPT_WARM=()
+# The kept clients: one record per client process, keyed by "protocol|client implementation", with the
+# named fields "pid fd_in fd_out warm dir" (dir last: it is the rest of the line). kept_client_set writes
+# one, kept_client_get KEY reads one into the active client's CLIENT_PID, CLIENT_IN, CLIENT_OUT,
+# CLIENT_DIR and CLIENT_WARM.
+declare -A KEPT_CLIENTS=()
+declare -A WARMUP_OWED=() # slug -> "server_new server_warmed client_new client_warmed" (plan/warmup.tsv)
+
+# kept_client_set KEY PID FD_IN FD_OUT WARM DIR
+kept_client_set() {
+  KEPT_CLIENTS["$1"]="$2 $3 $4 $5 $6"
+}
+
+# kept_client_get KEY: the record into CLIENT_PID, CLIENT_IN, CLIENT_OUT, CLIENT_WARM, CLIENT_DIR; returns 1
+# when there is none.
+kept_client_get() {
+  [[ -n "${KEPT_CLIENTS[$1]:-}" ]] || return 1
+  read -r CLIENT_PID CLIENT_IN CLIENT_OUT CLIENT_WARM CLIENT_DIR <<<"${KEPT_CLIENTS[$1]}"
+}
 
 # PROCESS_DIR: a new folder for one process's FIFOs and logs; the cell folders link to it.
 new_process_dir() {
@@ -91,9 +107,7 @@ client_for_cell() {
   local -a argv launch=() pin=()
   CLIENT_KEY="$(jq -r '"\(.protocol)|\(.client)"' <<<"$cell")"
   CLIENT_NEW=0
-  if [[ -n "${KEPT_PIDS[$CLIENT_KEY]:-}" ]]; then
-    CLIENT_PID="${KEPT_PIDS[$CLIENT_KEY]}" CLIENT_IN="${KEPT_INS[$CLIENT_KEY]}" CLIENT_OUT="${KEPT_OUTS[$CLIENT_KEY]}"
-    CLIENT_DIR="${KEPT_DIRS[$CLIENT_KEY]}"
+  if kept_client_get "$CLIENT_KEY"; then
     if group_alive "$CLIENT_PID"; then
       cgroup_join client "$CLIENT_PID"
       link_logs "$cell_dir" "$CLIENT_DIR" client.log
@@ -112,14 +126,13 @@ client_for_cell() {
   client_start "$dir" "${launch[@]}" "${pin[@]}" "${argv[@]}"
   cgroup_join client "$CLIENT_PID"
   link_logs "$cell_dir" "$dir" client.log
-  KEPT_PIDS[$CLIENT_KEY]="$CLIENT_PID" KEPT_INS[$CLIENT_KEY]="$CLIENT_IN" KEPT_OUTS[$CLIENT_KEY]="$CLIENT_OUT"
-  KEPT_DIRS[$CLIENT_KEY]="$dir" KEPT_WARM[$CLIENT_KEY]=0
+  kept_client_set "$CLIENT_KEY" "$CLIENT_PID" "$CLIENT_IN" "$CLIENT_OUT" 0 "$dir"
 }
 
 # After a cell: the active client waits for the next server of its protocol, unless it is gone, it hung
 # (CLIENT_LOST) or processes are not kept.
 release_client() {
-  [[ -n "$CLIENT_KEY" && -n "${KEPT_PIDS[$CLIENT_KEY]:-}" ]] || return 0
+  [[ -n "$CLIENT_KEY" && -n "${KEPT_CLIENTS[$CLIENT_KEY]:-}" ]] || return 0
   if ((KEEP_PROCESSES == 0 || CLIENT_LOST == 1)) || ! group_alive "$CLIENT_PID"; then
     retire_client "$CLIENT_KEY"
   else
@@ -138,35 +151,38 @@ release_server() {
 
 retire_client() {
   local key="$1"
-  CLIENT_PID="${KEPT_PIDS[$key]}" CLIENT_IN="${KEPT_INS[$key]}" CLIENT_OUT="${KEPT_OUTS[$key]}"
+  kept_client_get "$key" || return 0
   client_stop
-  unset "KEPT_PIDS[$key]" "KEPT_INS[$key]" "KEPT_OUTS[$key]" "KEPT_DIRS[$key]" "KEPT_WARM[$key]"
+  unset "KEPT_CLIENTS[$key]"
 }
 
 # Every kept process goes: at the end of a protocol's cells, of a pass, or of the run.
 retire_processes() {
   local key
   retire_server
-  for key in "${!KEPT_PIDS[@]}"; do retire_client "$key"; done
+  for key in "${!KEPT_CLIENTS[@]}"; do retire_client "$key"; done
   LIVE_PROTOCOL=""
 }
 
-# The least warm-up the cell still owes: the warmup_s of each of its processes that no earlier cell has
-# warmed, and for a warmed one its peer_warmup_s: the re-warm an implementation needs when a new peer
-# implementation sends it what its JIT-compiled paths had not seen (none unless its manifest says so).
+# owed_warmup_s SLUG: the least warm-up the cell still owes, in whole seconds. The rule lives in
+# plan.owed (the warmup_s of a process new to the cell, the peer_warmup_s of a kept one): plan.warmup_columns
+# wrote each cell's four answers (plan/warmup.tsv, in WARMUP_OWED); the shell picks one per side by whether
+# its process was warmed, and waits the larger.
 owed_warmup_s() {
-  local cell="$1" server_s client_s
-  read -r server_s client_s < <(jq -r --argjson sw "$SERVER_WARM" --argjson cw "${KEPT_WARM[$CLIENT_KEY]:-0}" '[
-    (if $sw == 1 then .server_peer_warmup_s // 0 else .server_warmup_s // .warmup_s // 0 end | ceil),
-    (if $cw == 1 then .client_peer_warmup_s // 0 else .client_warmup_s // .warmup_s // 0 end | ceil)]
-    | map(tostring) | join(" ")' <<<"$cell")
+  local server_new server_warm client_new client_warm server_s client_s
+  read -r server_new server_warm client_new client_warm <<<"${WARMUP_OWED[$1]:-0 0 0 0}"
+  server_s=$server_new client_s=$client_new
+  ((SERVER_WARM == 0)) || server_s=$server_warm
+  ((CLIENT_NEW == 1 || ${CLIENT_WARM:-0} == 0)) || client_s=$client_warm
   printf '%s\n' $((server_s > client_s ? server_s : client_s))
 }
 
 # Both processes of the cell have had their least warm-up.
 mark_warm() {
   SERVER_WARM=1
-  [[ -z "$CLIENT_KEY" || -z "${KEPT_PIDS[$CLIENT_KEY]:-}" ]] || KEPT_WARM[$CLIENT_KEY]=1
+  if [[ -n "$CLIENT_KEY" ]] && kept_client_get "$CLIENT_KEY"; then
+    kept_client_set "$CLIENT_KEY" "$CLIENT_PID" "$CLIENT_IN" "$CLIENT_OUT" 1 "$CLIENT_DIR"
+  fi
 }
 
 # How servers and clients lived in this run, for env.json and the report.

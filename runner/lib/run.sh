@@ -57,60 +57,23 @@ check_profile() {
     die "unknown profile '$PROFILE'; known: $known"
 }
 
-# The selected cells, one JSON line each, in CELL_LINES (ALL_CELL_LINES before filtering); unknown names
-# are reported, not fatal.
+# The selected cells, one JSON line each, in CELL_LINES (ALL_CELL_LINES before selection), planned by
+# the analysis (plan.write_cells): unknown names are reported, not fatal; the protocols the registry marks
+# opt_in are left out (and said so) unless the profile takes them or --protocol names protocols
+# (LEFT_OUT_JSON: [{protocol, reason}], for the report). MANIFESTS_JSON: the resolved manifests.
 select_cells() {
-  local manifests baseline known
-  manifests=$(load_manifests "$MANIFEST_DIR")
-  baseline=$(jq -r '.baseline // ""' "$IDL_DIR/workloads.json")
-  ALL_CELL_LINES=$(expand_cells "$manifests" "$baseline" "$(cat "$IDL_DIR/protocols.json")")
-  known=$(jq -r '.protocol' <<<"$ALL_CELL_LINES" | sort -u)
-  check_names protocol "$PROTOCOLS" "$known" || true
-  known=$(jq -r '.server, .client, .server_language' <<<"$ALL_CELL_LINES" | sort -u)
-  check_names implementation "$SERVERS" "$known" || true
-  check_names implementation "$CLIENTS" "$known" || true
-  known=$(jq -r '.name' <<<"$ALL_CELL_LINES")
-  check_names cell "$CELLS" "$known" || true
-  CELL_LINES=$(filter_cells "$PROTOCOLS" "$SERVERS" "$CLIENTS" "$CELLS" <<<"$ALL_CELL_LINES")
-  LEFT_OUT_JSON="[]"
-  if [[ -z "$PROTOCOLS" ]]; then
-    LEFT_OUT_JSON=$(left_out_protocols <<<"$CELL_LINES")
-    CELL_LINES=$(without_opt_in_protocols <<<"$CELL_LINES")
-  fi
+  local dir
+  [[ -x "$PYTHON" ]] || die "no $PYTHON: run runner/setup.sh first"
+  dir=$(mktemp -d)
+  plan_cells "$dir"
+  ALL_CELL_LINES=$(<"$dir/all.jsonl")
+  CELL_LINES=$(<"$dir/cells.jsonl")
+  LEFT_OUT_JSON=$(<"$dir/left-out.json")
+  MANIFESTS_JSON=$(<"$dir/manifests.json")
+  local slug columns
+  while read -r slug columns; do WARMUP_OWED["$slug"]="$columns"; done <"$dir/warmup.tsv"
+  rm -rf "$dir"
   [[ -n "$CELL_LINES" ]] || die "no cell matches the selection"
-  MANIFESTS_JSON="$manifests"
-}
-
-profile_takes_opt_in() {
-  [[ "$(jq -r --arg p "$PROFILE" '.profiles[$p].opt_in // false' "$IDL_DIR/workloads.json")" == true ]]
-}
-
-# The protocols of the cells on stdin that the profile leaves out as opt-in, with the registry's reason:
-# a JSON list of {protocol, reason}, for the report.
-left_out_protocols() {
-  if profile_takes_opt_in; then
-    echo "[]"
-    return
-  fi
-  jq -sc --slurpfile registry "$IDL_DIR/protocols.json" \
-    '[.[].protocol] | unique | map(select($registry[0].protocols[.].opt_in) | {protocol: ., reason: $registry[0].protocols[.].opt_in})'
-}
-
-# Drops the cells of protocols the registry marks opt_in (a setting off in every stack's defaults, such as
-# compression, or a further variant of a protocol the main job times) unless the profile takes them
-# ("opt_in": true); naming a protocol with --protocol always takes it. Says which it left out.
-without_opt_in_protocols() {
-  local cells left_out registry
-  cells=$(cat)
-  if profile_takes_opt_in; then
-    printf '%s\n' "$cells"
-    return
-  fi
-  registry=$(cat "$IDL_DIR/protocols.json")
-  left_out=$(jq -r --argjson registry "$registry" 'select($registry.protocols[.protocol].opt_in) | .protocol' <<<"$cells" |
-    sort -u | paste -sd' ')
-  [[ -z "$left_out" ]] || info "opt-in protocols left out of profile $PROFILE (name them with --protocol): $left_out"
-  jq -c --argjson registry "$registry" 'select(($registry.protocols[.protocol].opt_in // null) == null)' <<<"$cells"
 }
 
 list_cells() {
@@ -153,8 +116,8 @@ cleanup() {
   if [[ -n "${CLIENT_PID:-}" && -n "${CLIENT_IN:-}" ]]; then
     exec {CLIENT_IN}>&- {CLIENT_OUT}<&- 2>/dev/null || true
   fi
-  for key in "${!KEPT_PIDS[@]}"; do
-    fd_in="${KEPT_INS[$key]}" fd_out="${KEPT_OUTS[$key]}"
+  for key in "${!KEPT_CLIENTS[@]}"; do
+    read -r _ fd_in fd_out _ <<<"${KEPT_CLIENTS[$key]}"
     exec {fd_in}>&- {fd_out}<&- 2>/dev/null || true
   done
   stop_all_groups
@@ -208,10 +171,12 @@ setup_cgroups() {
 }
 
 # The machine's floor for this pass: the C ping-pong of runner/floor over the same path and CPUs, with
-# the small workloads' counts. Its answer becomes the records of the pseudo-cell floor/c→c.
+# the small workloads' counts. Its server and client go into the server's and the client's cgroup and
+# cpuset as a cell's do (the client before it starts: it runs in the foreground); each side's
+# /proc/<pid>/cgroup is a fact (`cgroups`). Its answer becomes the records of the pseudo-cell floor/c→c.
 measure_floor() {
-  local dir="$OUT/floor/pass$PASS" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0
-  local -a launch=() client_launch=() pin=() counts
+  local dir="$OUT/floor/pass$PASS" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0 server_pid server_cgroup=""
+  local -a launch=() client_launch=() pin=() join=() counts
   mkdir -p "$dir"
   if [[ ! -x "$FLOOR_BIN" ]]; then
     record "$dir" "$(jq -nc --argjson p "$PASS" '{kind: "floor", pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
@@ -221,22 +186,32 @@ measure_floor() {
   mapfile -t client_launch < <(netns_prefix client)
   mapfile -t pin < <(pin_prefix server)
   start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${pin[@]}" "$FLOOR_BIN" server --host "$host" --port 0
-  SERVER_PID="$STARTED_PID"
-  cgroup_join server "$SERVER_PID"
-  if wait_ready "$dir/server.out" "$SERVER_PID" 10; then
+  server_pid="$STARTED_PID"
+  SERVER_PID="$server_pid" # for the cleanup trap
+  cgroup_join server "$server_pid"
+  : >"$dir/client.cgroup"
+  if wait_ready "$dir/server.out" "$server_pid" 10; then
+    server_cgroup=$(<"/proc/$server_pid/cgroup") || true
     read -r -a counts < <(jq -r '.small | "\(.warmup * 10) \(.calls) \(.min_ms) \(.max_calls // .calls) \(.repetitions)"' "$OUT/plan/profile.json")
     mapfile -t pin < <(pin_prefix client)
-    timeout "$COMMAND_TIMEOUT" "${client_launch[@]}" "${pin[@]}" "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${counts[0]}" \
+    mapfile -t join < <(cgroup_prefix client)
+    # shellcheck disable=SC2016 # the inner script's variables are its own
+    timeout "$COMMAND_TIMEOUT" "${join[@]}" "${client_launch[@]}" "${pin[@]}" \
+      bash -c 'cat /proc/self/cgroup >"$0"; exec "$@"' "$dir/client.cgroup" \
+      "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${counts[0]}" \
       --calls "${counts[1]}" --min-ms "${counts[2]}" --max-calls "${counts[3]}" --repetitions "${counts[4]}" \
       >"$dir/ping.samples.json" 2>"$dir/client.log" || rc=$?
   else
     rc=1
     printf '%s\n' "$READY_ERROR" >"$dir/client.log"
   fi
-  stop_group "$SERVER_PID" 2
+  stop_group "$server_pid" 2
   SERVER_PID=""
   record "$dir" "$(jq -nc --argjson p "$PASS" --argjson rc "$rc" --arg log "$(tail -n 2 "$dir/client.log")" \
-    '{kind: "floor", pass: $p} + (if $rc == 0 then {} else {error: "the floor ping-pong failed (status \($rc)): \($log)"} end)')"
+    --rawfile client "$dir/client.cgroup" --arg server "$server_cgroup" \
+    '{kind: "floor", pass: $p, cgroups: {client: ($client | split("\n") | map(select(. != ""))),
+      server: ($server | split("\n") | map(select(. != "")))}}
+     + (if $rc == 0 then {} else {error: "the floor ping-pong failed (status \($rc)): \($log)"} end)')"
 }
 
 # Each language that serves a selected cell: the in-process time of its reference behaviour, for every

@@ -113,7 +113,8 @@ await_file() {
   [ "$status" -eq 0 ]
   jq -e '.run.left_out | length == 1 and .[0].protocol == "echo-opt" and (.[0].reason | length > 0)' "$OUT/env.json" >/dev/null
   # shellcheck disable=SC2016 # the backticks are Markdown's, not a command substitution
-  grep -q 'Left out: `echo-opt`' "$OUT/REPORT.md"
+  grep -q 'Left out: `echo-opt`' "$OUT/REPORT.md" "$OUT"/report/*.md
+  [ -s "$OUT/report.html" ] # the HTML report beside REPORT.md
   run -1 grep -q '"echo-opt/' "$OUT/results.jsonl"
 }
 
@@ -176,7 +177,7 @@ await_file() {
   record_holds 'echo/alpha-fast→beta' ping '.client == "alpha-fast" and .client_language == "alpha"'
   local n
   n=$(jq '.vectors | length' "$ROOT/idl/vectors.json") # the fake client passes every vector it is given
-  grep -qF "| **alpha** | ✅ $n/$n pass | ✅ $n/$n pass |" "$OUT/REPORT.md"
+  grep -qF "| **alpha** | ✅ $n/$n pass | ✅ $n/$n pass |" "$OUT/REPORT.md" "$OUT"/report/*.md
   grep -q 'testcase classname="echo/alpha→beta" name="vector int64_max"' "$OUT/junit.xml"
   local header
   header=$(head -n 1 "$OUT/results.csv")
@@ -276,6 +277,29 @@ await_file() {
   record_holds 'echo/alpha→beta' ping '.calibration_ns > 0'
 }
 
+@test "the floor's client and server run in the client's and the server's cgroup and cpuset, as a cell's do" {
+  [ -x "$ROOT/runner/floor/bin/floor" ] || skip "runner/floor/bin/floor not built (runner/setup.sh builds it)"
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta'
+  [ "$status" -eq 0 ]
+  local tag facts="$OUT/floor/pass1/facts.jsonl" checked=0
+  tag=$(<"$OUT/runner.tag")
+  jq -e '.kind == "floor" and (.cgroups.client | length > 0) and (.cgroups.server | length > 0)' "$facts" >/dev/null
+  # the cpuset cgroups, where the run pinned with them; a cgroup of each side, where CPU time came from one
+  if jq -e '.run.pin | contains("cpuset cgroups")' "$OUT/env.json" >/dev/null; then
+    for role in client server; do
+      jq -e --arg r "$role" --arg t "rpcmatrix-$tag" '.cgroups[$r] | any(test(":cpuset:/\($t)/\($r)$"))' "$facts" >/dev/null
+    done
+    checked=1
+  fi
+  if jq -e '.run.cpu_source | startswith("usage of a cgroup")' "$OUT/env.json" >/dev/null; then
+    for role in client server; do
+      jq -e --arg r "$role" --arg t "rpcmatrix-$tag" '.cgroups[$r] | any(test(":/\($t)/\($r)$"))' "$facts" >/dev/null
+    done
+    checked=1
+  fi
+  ((checked)) || skip "neither cgroups nor cpusets here"
+}
+
 @test "bytes on the wire are counted in their own pass on a veth pair when namespaces can be made" {
   [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
   run "$RPCM" run "${FAST[@]}" --protocol echo --client alpha --server beta
@@ -293,7 +317,7 @@ await_file() {
   run "$RPCM" run "${FAST[@]}" --protocol echo --client alpha --server beta --no-netns
   [ "$status" -eq 0 ]
   [ "$(record_of 'echo/alpha→beta' ping .wire_per_call)" = null ]
-  grep -q 'not measured: --no-netns' "$OUT/REPORT.md"
+  grep -q 'not measured: --no-netns' "$OUT/REPORT.md" "$OUT"/report/*.md
 }
 
 @test "pinning: server and client on CPUs of their own, or said why not; --no-pin turns it off" {
@@ -336,7 +360,7 @@ await_file() {
   [ "$(record_of 'echo/alpha→alpha' vectors .metadata)" = null ] # echo's registry entry names no metadata
   grep -q '"cmd": "metadata"' "$OUT/cells/"published*/pass1/client.log
   run -1 grep -q '"cmd": "metadata"' "$OUT/cells/"echo*/pass1/client.log
-  grep -q '### Published metadata' "$OUT/REPORT.md"
+  grep -q '### Published metadata' "$OUT/REPORT.md" "$OUT"/report/*.md
 }
 
 @test "an unregistered protocol and an unsupported role are rows with their reasons" {
@@ -360,7 +384,7 @@ await_file() {
   [ "$(record_of 'hang/alpha→alpha' getItems10 .status)" = timeout ]
   [ "$(exit_of 'hang/alpha→alpha')" = 137 ]
   # shellcheck disable=SC2016 # the backticks are Markdown's, not a command substitution
-  grep -qF '`hang/alpha→alpha`: the server exited with status 137 after SIGTERM (137: it had to be killed)' "$OUT/REPORT.md"
+  grep -qF '`hang/alpha→alpha`: the server exited with status 137 after SIGTERM (137: it had to be killed)' "$OUT/REPORT.md" "$OUT"/report/*.md
 }
 
 @test "a client that dies mid-cell: the rest of its cell is an error, the next cell runs" {
@@ -388,7 +412,7 @@ await_file() {
   run "$RPCM" run "${FAST[@]}" --protocol exitcode --server alpha --client alpha
   [ "$(exit_of 'exitcode/alpha→alpha')" = 3 ]
   # shellcheck disable=SC2016 # the backticks are Markdown's, not a command substitution
-  grep -qF '`exitcode/alpha→alpha`: the server exited with status 3 after SIGTERM' "$OUT/REPORT.md"
+  grep -qF '`exitcode/alpha→alpha`: the server exited with status 3 after SIGTERM' "$OUT/REPORT.md" "$OUT"/report/*.md
 }
 
 @test "a client that hangs while warming the cell: its workloads time out and the run goes on" {
@@ -469,7 +493,7 @@ await_file() {
   [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell, .pass) | length' "$OUT/results.jsonl")" -eq 12 ]
   [ "$(jq -sr '[.[] | select(.workload == "vectors") ] | group_by(.cell, .pass) | map(last.status) | unique | join(",")' "$OUT/results.jsonl")" = pass ]
   jq -e --argjson n "$finished" '.run.resumed | length == 1 and .[0].cells_finished == $n and (.[0].boot_id | length > 0)' "$OUT/env.json" >/dev/null
-  grep -q "| Resumed (1) | at .* after $finished of 12 cells, on the same boot" "$OUT/REPORT.md"
+  grep -q "| Resumed (1) | at .* after $finished of 12 cells, on the same boot" "$OUT/REPORT.md" "$OUT"/report/*.md
   # nothing of the killed runner is left in the kernel
   [ "$(ip netns list 2>/dev/null | grep -c "^rpcmatrix-$tag\b")" -eq 0 ]
   [ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag")" ]

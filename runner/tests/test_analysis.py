@@ -150,6 +150,11 @@ def _run_dir(tmp_path: Path) -> Path:
     return run
 
 
+def _report(run: Path, recs: list[dict], cells: list[dict]) -> str:
+    """Every file of the report (REPORT.md, then report/<protocol>.md and report/run.md) as one text."""
+    return "".join(report.files(run, recs, cells, {"expected": [], "unexpected": [], "stale": []}).values())
+
+
 def _row(text: str, first: str) -> str:
     """The report's table row whose first cell is first."""
     return next(line for line in text.splitlines() if line.startswith(f"| {first} |"))
@@ -169,7 +174,7 @@ def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
                  cpu_us_per_call={"client": 1, "server": 2}, wire_per_call=None,
                  rss_kb={"client_peak": 2048, "server_peak": 4096})
         recs.append(r)
-    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    text = _report(run, recs, cells)
     assert "| **a** | ✅ 1/2 pass, 1 unsupported | ➖ unsupported [1] |" in text
     assert "1. b has no x" in text
     assert "- n: no NaN in x" in text
@@ -194,7 +199,7 @@ def test_report_time_wait_beside_new_connections_and_resumptions(tmp_path):
         r.update(rtt_us={"p50": 100.0, "p99": 120.0, "trimmed_mean": 100.0, "cv": 0.1, "rep_cv": 0.01},
                  wire_per_call={"connections": conn}, time_wait={"client": 28000, "server": 3})
         recs.append(r)
-    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    text = _report(run, recs, cells)
     assert "| a→s | 1,000 (TIME_WAIT 28,000 / 3) |" in text
     assert "| b→s | 0 |" in text
     assert "after 3 of 8 cells, on another boot" in _row(text, "Resumed (1)")
@@ -215,7 +220,7 @@ def test_report_marks_calls_that_wait_on_neither_side(tmp_path):
     # cell and pass: here on each cell's vectors record, the first three)
     for r, steal, probe in zip(recs[:len(cells)], (41900.0, 10.0, 10.0), (80e6, 40e6, 40e6), strict=True):
         r.update(steal_ms=steal, calibration_ns=probe)
-    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    text = _report(run, recs, cells)
     assert "| a→s | 800 / 800 ⏸wait[1] |" in text
     assert "| b→s | 45 / 45 |" in text and "| c→s | 100 / 100 |" in text
     # the note on the wait gives the host around the cell
@@ -242,7 +247,7 @@ def test_report_negative_tests_and_published_metadata(tmp_path):
             _rec("raw/a→a", "vectors", "pass", vectors=[{"id": "refuse_a", "status": "unsupported", "reason": "-"}])]
     recs[0]["metadata"] = {"consumable": True, "reason": ""}
     recs[1]["metadata"] = {"consumable": False, "reason": "xsd:import answers with HTML"}
-    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    text = _report(run, recs, cells)
     negative = text.split("## Negative tests")[1]
     assert "| cell | wrong-password |" in negative and "tampered-body" not in negative.split("\n\n## ")[0]
     assert "| `x/a→s` | ✅ SOAP Fault \\| wsse:FailedAuthentication |" in negative
@@ -265,7 +270,7 @@ def test_report_message_size_against_the_baseline_and_the_plain_variant(tmp_path
         r.update(rtt_us={"p50": 10.0, "p99": 10.0, "trimmed_mean": 10.0, "cv": 0.1, "rep_cv": 0.01},
                  wire_per_call={"bytes_c2s": up, "bytes_s2c": down, "packets_c2s": 1, "packets_s2c": 1})
         recs += [_rec(cell, "vectors", "pass", vectors=[{"id": "v", "status": "pass"}]), r]
-    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    text = _report(run, recs, cells)
     sizes = text.split("## Message size on the wire")[1]
     assert "| `soap` | 600 (×4.3 raw) |" in sizes
     assert "| `wss` | 4200 (×30.0 raw, ×7.0 soap) |" in sizes
@@ -447,7 +452,7 @@ def _multi_pass_run(tmp_path: Path):
 
 def test_report_of_several_passes(tmp_path):
     run, recs, cells = _multi_pass_run(tmp_path)
-    text = report.render(run, recs, cells, {"expected": [], "unexpected": [], "stale": []})
+    text = _report(run, recs, cells)
     # medians across passes with their 95% CI (t-interval on the mean of 30, 40, 50), flagged as disagreeing
     assert "| a→a | 40 [15.2–64.8] ≠ / 60 [22.7–97.3] ⧉[1] ⌛ |" in text
     assert "1. `x/a→a` ping: two modes" in text and "pass 1: 20 µs (70%) and 80 µs (30%)" in text
@@ -568,8 +573,13 @@ def test_publish_copies_a_clean_run_and_keeps_big_samples_back(tmp_path):
     import gzip
     root, head = _git_tree(tmp_path)
     run = _publishable_run(tmp_path, head)
+    (run / "report").mkdir()
+    (run / "report" / "x.md").write_text("# x\n")
+    (run / "report.html").write_text("<html></html>")
     target = publish.publish(run, root, tmp_path / "pub")
     assert target == tmp_path / "pub" / run.name
+    # the report's detail files and its HTML go with it: REPORT.md links to them
+    assert (target / "report" / "x.md").exists() and (target / "report.html").exists()
     published = [json.loads(line) for line in gzip.open(target / "results.jsonl.gz", "rt")]
     assert [(r["workload"], r["n"]) for r in published] == [("vectors", 2), ("ping", 1)]
     assert (target / "samples.jsonl.gz").exists() and (target / "plan" / "x.tsv").exists()

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from analysis import manifests
+
 ROOT = Path(__file__).resolve().parents[2]
 IDL = ROOT / "idl"
 REGISTRY = json.loads((IDL / "protocols.json").read_text())
@@ -102,9 +104,10 @@ def test_there_are_manifests():
 
 
 def implementations():
-    """(manifest folder, language, index, implementation) for every implementation of every manifest."""
+    """(manifest folder, language, index, implementation) for every implementation of every manifest, resolved
+    with its manifest's defaults as the runner reads it (analysis/manifests.py)."""
     for path in MANIFESTS:
-        manifest = json.loads(path.read_text())
+        manifest = manifests.resolve(json.loads(path.read_text()))
         for index, impl in enumerate(manifest.get("implementations", [])):
             yield path.parent.name, manifest.get("language"), index, impl
 
@@ -124,6 +127,50 @@ def test_manifest_shape(path):
     for key in ("build", "versions"):
         assert isinstance(manifest[key], list) and manifest[key] and all(isinstance(a, str) for a in manifest[key]), key
     assert isinstance(manifest.get("implementations"), list) and manifest["implementations"]
+
+
+DEFAULT_KEYS = {"argv_prefix", "notes", "warmup_s", "peer_warmup_s", "library", "settings", "thread_model"}
+
+
+@pytest.mark.parametrize("path", MANIFESTS, ids=[p.parent.name for p in MANIFESTS])
+def test_manifest_defaults(path):
+    """`defaults` (optional) states once what every implementation of the manifest inherits; an implementation
+    declines some of it by name (`no_defaults`), and only what the defaults give."""
+    manifest = json.loads(path.read_text())
+    defaults = manifest.get("defaults", {})
+    assert isinstance(defaults, dict) and set(defaults) <= DEFAULT_KEYS, set(defaults) - DEFAULT_KEYS
+    if "argv_prefix" in defaults:
+        prefix = defaults["argv_prefix"]
+        assert isinstance(prefix, list) and prefix and all(isinstance(a, str) for a in prefix)
+    if "notes" in defaults:
+        assert isinstance(defaults["notes"], list) and all(isinstance(n, str) and n.strip() for n in defaults["notes"])
+    for impl in manifest["implementations"]:
+        declined = impl.get("no_defaults", [])
+        assert isinstance(declined, list) and set(declined) <= set(defaults), declined
+        resolved = manifests.resolve_implementation(impl, defaults)
+        assert "no_defaults" not in resolved
+        for note in resolved.get("notes", []):
+            assert resolved["notes"].count(note) == 1, f"a note given twice (own and inherited): {note[:60]}"
+        if "argv_prefix" in defaults and "argv_prefix" not in declined:
+            for role in ROLES:
+                if role in impl:
+                    assert impl[role][:len(defaults["argv_prefix"])] != defaults["argv_prefix"], \
+                        f"{role} repeats the argv_prefix the defaults give"
+
+
+def test_defaults_resolve_as_documented():
+    defaults = {"argv_prefix": ["java", "-Xmx1m"], "notes": ["every JVM"], "warmup_s": 12}
+    impl = {"protocol": "p", "server": ["-jar", "s.jar"], "client": ["-jar", "c.jar"], "notes": ["own"]}
+    assert manifests.resolve_implementation(impl, defaults) == {
+        "protocol": "p", "server": ["java", "-Xmx1m", "-jar", "s.jar"], "client": ["java", "-Xmx1m", "-jar", "c.jar"],
+        "notes": ["own", "every JVM"], "warmup_s": 12}
+    # its own value wins; it may decline what it does not take; an unsupported entry takes nothing
+    assert manifests.resolve_implementation({"protocol": "p", "warmup_s": 90, "no_defaults": ["notes"]}, defaults) == \
+        {"protocol": "p", "warmup_s": 90}
+    assert manifests.resolve_implementation({"protocol": "p", "unsupported": "why"}, defaults) == \
+        {"protocol": "p", "unsupported": "why"}
+    assert manifests.resolve({"language": "x", "defaults": defaults, "implementations": []}) == \
+        {"language": "x", "implementations": []}
 
 
 def test_languages_are_unique():

@@ -1,18 +1,55 @@
-"""REPORT.md: the machine's floor, then per protocol the interop matrix, the implementations and their
-thread models, and the tables of latency (with the handler's share), CPU, bytes, connections, warm-up and
-memory; then every protocol against the raw TCP baseline for the same pair of languages.
+"""The report of a run: REPORT.md, a summary of what a reader came for (sections/summary.py), with a detail
+file per protocol and one for the run under report/ (the machine's floor, per protocol the interop matrix,
+the implementations and their thread models, and the tables of latency, CPU, bytes, connections, warm-up
+and memory; every protocol against the raw TCP baseline), and report.html, the same figures with charts.
 
 A run of several passes shows every figure as the median across its passes with a 95% confidence
 interval (stats.median_ci), and flags the figures whose passes disagree.
 
 One job per module: figures (the numbers, across passes), flags (thresholds and what they flag), sections
-(which sections, tables and prose, as blocks), text (numbers and marks as text) and markdown (blocks as
-Markdown), so that another renderer can reuse the figures, flags and sections."""
+(which sections, tables and prose, as blocks), text (numbers and marks as text), markdown (blocks as
+Markdown), html (blocks and charts as one self-contained HTML file) and tables (publication tables)."""
 from pathlib import Path
 
-from . import markdown, sections
+from . import markdown, sections, tables  # noqa: F401 (tables: reached as report.tables)
 from .sections.context import Context
+
+HTML = "report.html"
+
+
+def files(run: Path, records: list[dict], cells: list[dict], verdict: dict) -> dict[str, str]:
+    """Each Markdown file of the report (path relative to the run folder) and its text, REPORT.md first."""
+    ctx = Context.load(run, records, cells, verdict)
+    return {path: markdown.render(blocks) for path, blocks in sections.documents(ctx).items()}
 
 
 def render(run: Path, records: list[dict], cells: list[dict], verdict: dict) -> str:
-    return markdown.render(sections.document(Context.load(run, records, cells, verdict)))
+    """REPORT.md: the summary (files() gives the detail files too)."""
+    return files(run, records, cells, verdict)[sections.SUMMARY]
+
+
+def write(run: Path, records: list[dict], cells: list[dict], verdict: dict) -> dict[str, str]:
+    """Write REPORT.md and report/*.md into the run folder; return them."""
+    texts = files(run, records, cells, verdict)
+    for path, text in texts.items():
+        (run / path).parent.mkdir(parents=True, exist_ok=True)
+        (run / path).write_text(text, encoding="utf-8")
+    return texts
+
+
+def render_html(run: Path, records: list[dict], cells: list[dict], verdict: dict, compare: list | None = None) -> str:
+    """report.html (html.render): the same figures, flags and blocks with charts, in one self-contained file."""
+    from . import html
+    return html.render(Context.load(run, records, cells, verdict), compare)
+
+
+def html_budget() -> int:
+    from . import html
+    return html.BUDGET_BYTES
+
+
+def write_html(run: Path, records: list[dict], cells: list[dict], verdict: dict) -> int:
+    """Write report.html into the run folder; return its size in bytes."""
+    text = render_html(run, records, cells, verdict).encode("utf-8")
+    (run / HTML).write_bytes(text)
+    return len(text)

@@ -1,21 +1,44 @@
-"""Which sections a report has, in order, each built from the run's figures and flags as blocks."""
-from ..blocks import Heading, Numbered
-from . import comparisons, host, overview, studies
+"""Which sections a report has, in order, each built from the run's figures and flags as blocks: REPORT.md's
+summary (summary.py), then a detail file per protocol and one for the run (report/<name>.md beside it)."""
+from dataclasses import replace
+
+from ..blocks import Heading, Notes, Numbered, Paragraph
+from . import comparisons, host, overview, summary
 from .context import Context
 from .protocol import protocol
 
+SUMMARY = "REPORT.md"
+
+
+def documents(ctx: Context) -> dict[str, list]:
+    """Each file of the report (its path relative to the run folder) and its blocks, each file with its own
+    notes: REPORT.md first, then report/<protocol>.md in the run's order, then report/run.md."""
+    out = {SUMMARY: summary.summary(replace(ctx, notes=Notes()))}
+    back = Paragraph(f"Part of the report of run `{ctx.run['run_id']}`: [the summary](../{SUMMARY}).")
+    for name in ctx.figures.protocols:
+        mine = replace(ctx, notes=Notes())
+        blocks = protocol(mine, name)
+        out[summary.detail_path(name)] = ([Heading(1, f"`{name}` in run {ctx.run['run_id']}"), back] + blocks[1:]
+                                          + notes(mine))
+    mine = replace(ctx, notes=Notes())
+    out[summary.detail_path(summary.RUN_DETAIL)] = [Heading(1, f"Run {ctx.run['run_id']} in detail"), back] \
+        + run_detail(mine) + notes(mine)
+    return out
+
+
+def run_detail(ctx: Context) -> list:
+    out = overview.outcomes(ctx)[1:] + overview.environment(ctx) + host.floor(ctx) + host.steal_and_probe(ctx)
+    return (out + comparisons.negative_tests(ctx) + comparisons.side_by_side(ctx) + comparisons.message_sizes(ctx)
+            + comparisons.against_baseline(ctx))
+
 
 def document(ctx: Context) -> list:
-    out = overview.outcomes(ctx) + overview.environment(ctx) + host.floor(ctx) + host.steal_and_probe(ctx)
-    for name in ctx.figures.protocols:
-        out += protocol(ctx, name)
-    out += (comparisons.negative_tests(ctx) + comparisons.side_by_side(ctx) + comparisons.message_sizes(ctx)
-            + comparisons.against_baseline(ctx) + studies.against_the_study(ctx))
-    # last, once every section has referred to its notes
-    return out + notes(ctx)
+    """Every file's blocks in one list, in documents' order (what the tests read as one text)."""
+    return [block for blocks in documents(ctx).values() for block in blocks]
 
 
 def notes(ctx: Context) -> list:
+    """The file's notes, last, once every section has referred to them."""
     if not ctx.notes.texts:
         return []
     return [Heading(2, "Notes"), Numbered(ctx.notes.texts)]

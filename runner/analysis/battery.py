@@ -1,0 +1,232 @@
+"""The battery's survival matrix (issue 23): <run>/battery.jsonl (one line per attack on one server, written
+by python -m rpcmatrix.battery, and one `sigterm` line per server by runner/lib/battery.sh) rendered as
+BATTERY.md, checked against the expected outcomes (runner/battery-expected.json). With --vectors-run, the
+security negative tests of a matrix run (the attack vectors of idl/vectors.json, as the report shows them)
+are collected beside it.
+
+    python -m analysis.battery --run RESULTS_DIR [--expected FILE] [--vectors-run RUN]
+    python -m analysis.battery --run RESULTS_DIR --write-expected FILE   # a first expected file, from a run
+
+Exits 1 on a regression: a server that refused, closed or held an attack the expected file lists and now
+answers it as if it were a correct call, one the attack now achieves something on (a canary file read, a
+DTD fetched, entities expanded, a foreign class instantiated) where it did not, a server no longer served after
+an attack it survived, one that
+no longer stops on SIGTERM within 5 s, or an attack that can no longer be made."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+GROWTH_KB = 64 * 1024  # a VmRSS rise this large after one attack is flagged as memory growth
+DENIED = ("refused", "closed", "held")
+# What an attack achieved, beyond an answer: a file's canary read, a DTD fetched, entities expanded, a foreign
+# class instantiated.
+BREACHES = ("leaked", "fetched", "expanded", "instantiated")
+
+
+def load_lines(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def key(line: dict) -> tuple[str, str, str]:
+    return line["attack"], line["protocol"], line["server"]
+
+
+def growth_kb(line: dict) -> int | None:
+    before, after = line.get("rss_before_kb"), line.get("rss_after_kb")
+    if before is None or after is None:
+        return None
+    return after - before
+
+
+def verdict(line: dict) -> str:
+    """One matrix cell: the outcome, then what went wrong besides."""
+    if line["attack"] == "sigterm":
+        if line["outcome"] == "stopped":
+            return f"stopped {line['seconds']:.1f} s"
+        return f"**{line['outcome']}** ({line.get('answer', '')})"
+    text = line["outcome"] if line["outcome"] in DENIED else f"**{line['outcome']}**"
+    if line.get("served_during") is False:
+        text += ", **not served during**"
+    if line.get("served_after") is False:
+        text += ", **down after**"
+    grown = growth_kb(line)
+    if grown is not None and grown >= GROWTH_KB:
+        text += f", **+{grown // 1024} MiB**"
+    return text
+
+
+def regressions(lines: list[dict], expected: list[dict]) -> tuple[list[str], list[str]]:
+    """(regressions, changes): what fails the check, and what changed without being worse."""
+    now = {key(line): line for line in lines}
+    bad, changed = [], []
+    for entry in expected:
+        line = now.get(key(entry))
+        if line is None:
+            continue  # not run this time (a subset)
+        name = "{} on {}/{}".format(*key(entry))
+        was, is_ = entry["outcome"], line["outcome"]
+        if entry["attack"] == "sigterm":
+            if was == "stopped" and is_ != "stopped":
+                bad.append(f"{name}: stopped on SIGTERM before, now {is_} ({line.get('answer', '')})")
+            continue
+        if is_ in BREACHES and was not in BREACHES:
+            bad.append(f"{name}: {was} before, now {is_}: {line.get('answer', '')[:160]}")
+        elif was in DENIED and is_ not in DENIED:
+            bad.append(f"{name}: {was} before, now {is_}: {line.get('answer', '')[:160]}")
+        elif was != "error" and is_ == "error":
+            bad.append(f"{name}: the attack could not be made: {line.get('answer', '')[:160]}")
+        elif was != is_:
+            changed.append(f"{name}: {was} before, now {is_}")
+        if entry.get("served_after", True) and line.get("served_after") is False:
+            bad.append(f"{name}: served after it before, now not: {line.get('served_after_reason', '')[:160]}")
+    failed = {(line["protocol"], line["server"]): line for line in lines if line["attack"] == "start"}
+    for pair in dict.fromkeys((e["protocol"], e["server"]) for e in expected):
+        if pair in failed:
+            bad.append(f"{pair[0]}/{pair[1]} did not start: {failed[pair].get('answer', '')[:160]}")
+    listed = {key(e) for e in expected}
+    new = ["{} on {}/{}".format(*k) for k in now if k not in listed and k[0] != "start"]
+    if new:
+        changed.append(f"{len(new)} not in the expected file: " + ", ".join(new[:8]) + (", …" if len(new) > 8 else ""))
+    return bad, changed
+
+
+def matrix(lines: list[dict]) -> list[str]:
+    attacks = list(dict.fromkeys(line["attack"] for line in lines if line["attack"] not in ("sigterm", "start")))
+    attacks.append("sigterm")
+    servers = list(dict.fromkeys((line["protocol"], line["server"]) for line in lines))
+    by_key = {key(line): line for line in lines}
+    out = ["| protocol/server | " + " | ".join(attacks) + " |", "|" + " --- |" * (len(attacks) + 1)]
+    for protocol, server in servers:
+        start = by_key.get(("start", protocol, server))
+        if start is not None:
+            out.append(f"| `{protocol}/{server}` | did not start: {_cell_text(start['answer'])} |"
+                       + " |" * (len(attacks) - 1))
+            continue
+        cells = [verdict(by_key[(a, protocol, server)]) if (a, protocol, server) in by_key else "–"
+                 for a in attacks]
+        out.append(f"| `{protocol}/{server}` | " + " | ".join(cells) + " |")
+    return out
+
+
+def answers(lines: list[dict]) -> list[str]:
+    out = ["| attack | protocol/server | outcome | answer (excerpt) | served during / after "
+           "| VmRSS before → after | s |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for line in lines:
+        if line["attack"] in ("sigterm", "start"):
+            continue
+        rss = f"{_mib(line.get('rss_before_kb'))} → {_mib(line.get('rss_after_kb'))}"
+        served = f"{_yes(line.get('served_during'))} / {_yes(line.get('served_after'))}"
+        out.append(f"| {line['attack']} | `{line['protocol']}/{line['server']}` | {line['outcome']} | "
+                   f"{_cell_text(line.get('answer', ''))[:120]} | {served} | {rss} | {line['seconds']} |")
+    return out
+
+
+def negative_tests(run: Path) -> list[str]:
+    """The attack vectors of a matrix run's cells (the report's "Negative tests"), one row per cell that ran one."""
+    from analysis.records import stored
+    vectors = json.loads((Path(__file__).resolve().parents[2] / "idl" / "vectors.json").read_text())["vectors"]
+    attacks = {v["id"]: v["attack"] for v in vectors if "attack" in v}
+    rows, shown = [], []
+    for rec in stored(run):
+        if rec.get("workload") != "vectors" or rec.get("pass", 1) != 1:
+            continue
+        ran = {v["id"]: v for v in rec.get("vectors", []) if v["id"] in attacks and v["status"] != "unsupported"}
+        if ran:
+            shown += [i for i in ran if i not in shown]
+            rows.append((rec["cell"], ran))
+    if not rows:
+        return [f"No attack vector ran in `{run}`."]
+    shown = [i for i in attacks if i in shown]
+    out = ["| cell | " + " | ".join(attacks[i] for i in shown) + " |", "|" + " --- |" * (len(shown) + 1)]
+    for cell, ran in rows:
+        cells = []
+        for i in shown:
+            v = ran.get(i)
+            cells.append("–" if v is None else f"{v['status']}: {_cell_text(v.get('reason', ''))[:60]}")
+        out.append(f"| `{cell}` | " + " | ".join(cells) + " |")
+    return out
+
+
+def render(lines: list[dict], bad: list[str], changed: list[str], vectors_run: Path | None) -> str:
+    out = ["# Battery: what each server does with hostile input", "",
+           "Each attack runs on its own against one server process per protocol and server implementation "
+           "(python/src/rpcmatrix/battery), bounded to seconds. **refused**: an error came back; **closed**: the "
+           "server closed without a word; **held**: the connection was still open, unanswered, at the attack's "
+           "time bound; **answered**: the server took the hostile request as a correct one. Flags: not served "
+           "during (a valid ping on a new connection failed while the attack's connections were open), down "
+           f"after (it failed after), +N MiB (VmRSS of the server's process group rose by {GROWTH_KB // 1024} MiB "
+           "or more). sigterm: the time from SIGTERM to the end of the process group (killed after 5 s).", "",
+           "## Survival matrix", ""] + matrix(lines) + [""]
+    out += ["## Against the expected outcomes (runner/battery-expected.json)", ""]
+    out += [f"- REGRESSION: {b}" for b in bad] or ["- no regression"]
+    out += [f"- changed: {c}" for c in changed]
+    out += ["", "## Every answer", ""] + answers(lines) + [""]
+    if vectors_run is not None:
+        out += [f"## Negative tests of the matrix run `{vectors_run.name}`", "",
+                "The attack vectors of idl/vectors.json each cell ran (the report's \"Negative tests\"): each "
+                "defective call must be refused and a correct call served right after.", ""]
+        out += negative_tests(vectors_run) + [""]
+    return "\n".join(out)
+
+
+def expected_from(lines: list[dict], run: str) -> dict:
+    entries = []
+    for line in lines:
+        if line["attack"] == "start":
+            continue
+        entry = {"attack": line["attack"], "protocol": line["protocol"], "server": line["server"],
+                 "outcome": line["outcome"]}
+        if line["attack"] != "sigterm":
+            entry["served_after"] = bool(line.get("served_after"))
+        entry["reason"] = f"measured in {run}: " + _cell_text(line.get("answer", ""))[:140]
+        entries.append(entry)
+    return {"note": "The battery's expected outcome per (attack, protocol, server), each with its reason "
+                    "(runner/lib/battery.sh, python -m analysis.battery). A server that refused, closed or held an "
+                    "attack and now answers it, that an attack now achieves something on (leaked, fetched, expanded, "
+                    "instantiated), that is down after an attack it survived, or that no longer stops on SIGTERM, "
+                    "fails the check.",
+            "expected": entries}
+
+
+def _mib(kb: int | None) -> str:
+    return "?" if kb is None else f"{kb / 1024:.0f} MiB"
+
+
+def _yes(value: bool | None) -> str:
+    return {True: "yes", False: "**no**", None: "–"}[value]
+
+
+def _cell_text(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m analysis.battery")
+    parser.add_argument("--run", type=Path, required=True, help="the folder holding battery.jsonl")
+    parser.add_argument("--expected", type=Path, default=None, help="expected outcomes, each with its reason")
+    parser.add_argument("--vectors-run", type=Path, default=None, help="a matrix run whose negative tests to show")
+    parser.add_argument("--write-expected", type=Path, default=None,
+                        help="write the run's outcomes as an expected file (reasons from the answers, to edit)")
+    options = parser.parse_args(argv)
+    lines = load_lines(options.run / "battery.jsonl")
+    if options.write_expected:
+        options.write_expected.write_text(json.dumps(expected_from(lines, options.run.name), indent=1,
+                                                     ensure_ascii=False) + "\n", encoding="utf-8")
+        return 0
+    expected = json.loads(options.expected.read_text())["expected"] if options.expected else []
+    bad, changed = regressions(lines, expected)
+    (options.run / "BATTERY.md").write_text(render(lines, bad, changed, options.vectors_run), encoding="utf-8")
+    print(f"battery: {options.run / 'BATTERY.md'}", file=sys.stderr)
+    for b in bad:
+        print(f"REGRESSION: {b}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The languages' manifests (runner/PROTOCOL.md#manifests), read by one loader: every */manifest.json under
+a folder, each implementation resolved with its manifest's `defaults`, which it inherits:
+
+- `argv_prefix`: put before each of its `server` and `client` argvs (the JVM and its flags, once);
+- `notes`: put after its own notes;
+- any other key (`warmup_s`, ...): its value when the implementation does not state the key.
+
+An implementation declared `unsupported` states only why and takes no defaults; one may decline some with
+`"no_defaults": ["notes", ...]`. The resolved implementation has neither `defaults` nor `no_defaults`.
+"""
+import json
+from pathlib import Path
+
+PREFIXED = ("server", "client")
+
+
+class ManifestError(ValueError):
+    pass
+
+
+def resolve_implementation(impl: dict, defaults: dict) -> dict:
+    """One implementation with its manifest's defaults applied."""
+    declined = set(impl.get("no_defaults", ()))
+    out = {k: v for k, v in impl.items() if k != "no_defaults"}
+    if impl.get("unsupported") is not None:
+        return out
+    for key, value in defaults.items():
+        if key in declined:
+            continue
+        if key == "argv_prefix":
+            for role in PREFIXED:
+                if isinstance(out.get(role), list):
+                    out[role] = list(value) + out[role]
+        elif key == "notes":
+            out["notes"] = list(out.get("notes", [])) + list(value)
+        elif key not in out:
+            out[key] = value
+    return out
+
+
+def resolve(manifest: dict) -> dict:
+    """A manifest with each implementation resolved and without its `defaults`."""
+    defaults = manifest.get("defaults") or {}
+    out = {k: v for k, v in manifest.items() if k != "defaults"}
+    out["implementations"] = [resolve_implementation(i, defaults) for i in manifest.get("implementations", [])]
+    return out
+
+
+def paths(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*/manifest.json") if p.is_file())
+
+
+def load(folder: Path) -> list[dict]:
+    """Every manifest under `folder`, resolved, in the order of their paths; a bad one fails with its name."""
+    found = paths(folder)
+    if not found:
+        raise ManifestError(f"no */manifest.json under {folder}")
+    manifests = []
+    for path in found:
+        try:
+            manifest = json.loads(path.read_text())
+        except (ValueError, UnicodeDecodeError):
+            raise ManifestError(f"{path} is not valid JSON") from None
+        if not (isinstance(manifest, dict) and manifest.get("language")
+                and isinstance(manifest.get("implementations"), list)):
+            raise ManifestError(f"{path} needs \"language\" and an \"implementations\" array (runner/PROTOCOL.md)")
+        manifests.append(resolve(manifest))
+    return manifests

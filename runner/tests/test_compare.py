@@ -1,0 +1,147 @@
+"""The comparison of two runs (analysis/compare.py) on synthetic repetitions: identical distributions give
+"~", a clear shift is flagged, Holm's correction changes the verdict where it should, and the command
+writes COMPARE.md from run folders."""
+import gzip
+import json
+import math
+import random
+
+import pytest
+
+from analysis import __main__ as cli
+from analysis import compare
+from analysis.records import FLOOR_CELL
+
+
+def reps(rng: random.Random, centre: float, n: int = 15, cv: float = 0.02) -> list[float]:
+    return [centre * math.exp(rng.gauss(0, cv)) for _ in range(n)]
+
+
+def test_identical_distributions_are_not_flagged():
+    rng = random.Random(7)
+    a = {(f"p/c{i}→s", "ping"): reps(rng, 100) for i in range(200)}
+    b = {(f"p/c{i}→s", "ping"): reps(rng, 100) for i in range(200)}
+    result = compare.compare_values(a, b)
+    assert result["summary"]["~"] == 200
+    assert result["summary"]["slower"] == result["summary"]["faster"] == 0
+
+
+def test_a_20_percent_shift_with_tight_repetitions_is_flagged_with_its_interval():
+    rng = random.Random(3)
+    a = {("p/c→s", "ping"): reps(rng, 100), ("p/c→s", "echo"): reps(rng, 50)}
+    b = {("p/c→s", "ping"): reps(rng, 120), ("p/c→s", "echo"): reps(rng, 50)}
+    result = compare.compare_values(a, b)
+    rows = {r["workload"]: r for r in result["rows"]}
+    assert rows["ping"]["verdict"] == "slower"
+    assert rows["ping"]["low"] < 0.20 < rows["ping"]["high"] or abs(rows["ping"]["hl"] - 0.20) < 0.03
+    assert 0.15 < rows["ping"]["low"] <= rows["ping"]["hl"] <= rows["ping"]["high"] < 0.25
+    assert rows["echo"]["verdict"] == "~"
+    assert result["summary"] == {"faster": 0, "slower": 1, "~": 1, "pairs": 2, "untestable": 0}
+
+
+def test_a_change_under_the_threshold_is_not_flagged_however_certain():
+    rng = random.Random(5)
+    a = {("p/c→s", "ping"): reps(rng, 100, cv=0.001)}
+    b = {("p/c→s", "ping"): reps(rng, 103, cv=0.001)}
+    assert compare.compare_values(a, b)["rows"][0]["verdict"] == "~"
+    assert compare.compare_values(a, b, threshold=0.02)["rows"][0]["verdict"] == "slower"
+
+
+def test_holm_correction_unflags_what_one_test_alone_would_flag():
+    # 5 against 5 repetitions, fully separated: p = 2/252 ≈ 0.0079 < 0.05 alone, but not after Holm over 20 pairs
+    rng = random.Random(11)
+    a = {(f"p/c{i}→s", "ping"): reps(rng, 100, n=5, cv=0.01) for i in range(20)}
+    b = dict(a)
+    b[("p/c0→s", "ping")] = reps(rng, 130, n=5, cv=0.01)
+    alone = compare.compare_values(a, b, correct=False)
+    corrected = compare.compare_values(a, b)
+    row_alone = next(r for r in alone["rows"] if r["cell"] == "p/c0→s")
+    row = next(r for r in corrected["rows"] if r["cell"] == "p/c0→s")
+    assert row_alone["p"] == pytest.approx(2 / 252)
+    assert row_alone["verdict"] == "slower"
+    assert row["p_holm"] == pytest.approx(20 * 2 / 252)
+    assert row["verdict"] == "~"
+    assert corrected["summary"]["untestable"] == 20
+
+
+def test_holm_adjusted_p_values():
+    assert compare.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+
+
+def test_the_interval_has_the_exact_coverage_of_the_u_distribution():
+    # 5 against 5: the 95% interval runs from the 3rd to the 23rd of the 25 ordered pairwise ratios
+    k, coverage = compare._hl_rank(5, 5)
+    assert k == 3 and coverage == pytest.approx(1 - 2 * 4 / 252)  # P(U ≤ 2) = (1 + 1 + 2) / 252
+    assert sum(compare._u_counts(6, 4)) == math.comb(10, 4)
+
+
+def test_the_floor_is_the_environment_not_a_pair():
+    rng = random.Random(2)
+    a = {(FLOOR_CELL, "ping"): reps(rng, 20), ("p/c→s", "ping"): reps(rng, 100)}
+    b = {(FLOOR_CELL, "ping"): reps(rng, 30), ("p/c→s", "ping"): reps(rng, 100)}
+    result = compare.compare_values(a, b)
+    assert [r["cell"] for r in result["rows"]] == ["p/c→s"]
+    assert result["floor"][0]["verdict"] == "slower"
+    assert "the environment (floor) moved +" in compare.summary_line(result)
+
+
+def _run(path, run_id, centre, floor=20.0, seed=0, pass_shift=0.0):
+    """A minimal run folder of schema 3 with raw samples: two cells of 3 passes × 5 repetitions (each pass
+    moved by pass_shift × (pass − 2), as a host whose loopback changes between passes)."""
+    rng = random.Random(seed)
+    path.mkdir()
+    (path / "env.json").write_text(json.dumps({"run": {"run_id": run_id, "git_commit": "c0ffee" * 6 + "abcd",
+                                                       "git_dirty": False, "profile": "default", "cpu_model": "X",
+                                                       "cpus": 2}}))
+    (path / "cells.jsonl").write_text("")
+    recs, samples = [], []
+    for cell, base in ((FLOOR_CELL, floor), ("grpc/java→java", centre), ("rawtcp/c→c", 30.0)):
+        for p in (1, 2, 3):
+            moved = base * (1 + pass_shift * (p - 2))
+            rep_ns = [[int(moved * 1000 * math.exp(rng.gauss(0, 0.01))) for _ in range(20)] for _ in range(5)]
+            flat = sorted(v for r in rep_ns for v in r)
+            recs.append({"schema": 3, "run_id": run_id, "pass": p, "cell": cell, "workload": "ping",
+                         "protocol": cell.split("/")[0], "status": "pass", "calls": 100, "repetitions": 5,
+                         "rtt_us": {"p50": flat[50] / 1000, "p99": flat[98] / 1000, "mean": sum(flat) / 100000},
+                         "cpu_us_per_call": {"client": 5.0, "server": 6.0}})
+            samples.append({"cell": cell, "workload": "ping", "pass": p, "samples_ns": rep_ns})
+    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    with gzip.open(path / "samples.jsonl.gz", "wt") as f:
+        f.write("".join(json.dumps(s) + "\n" for s in samples))
+    return path
+
+
+def test_compare_command_writes_compare_md_into_run_b(tmp_path, capsys):
+    a = _run(tmp_path / "A", "20260101T000000Z-default", 100, seed=1)
+    b = _run(tmp_path / "B", "20260102T000000Z-default", 125, floor=21, seed=2)
+    assert cli.main(["compare", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 slower, 0 faster, 1 ~ of 2 (cell, workload) pairs (Holm-corrected p < 0.05 and "
+                          "|change| ≥ 5%); the environment (floor) moved +")
+    text = (b / compare.COMPARE_REPORT).read_text()
+    assert "values: repetition medians" in text and "| `grpc/java→java` | ping |" in text
+    data = compare.comparison(a, b)
+    assert {r["cell"]: r["n_a"] for r in data["rows"]} == {"grpc/java→java": 15, "rawtcp/c→c": 15}
+
+
+def test_ten_against_ten_uses_the_exact_distribution():
+    # a complete separation of 10 against 10: exact p = 2 / C(20, 10), not the normal approximation's 1.8e-4
+    assert compare.u_test(list(range(10)), list(range(10, 20))) == pytest.approx(2 / math.comb(20, 10))
+
+
+def test_the_pass_as_unit_takes_each_pass_p50(tmp_path):
+    a = _run(tmp_path / "A", "20260101T000000Z-default", 100, seed=1)
+    b = _run(tmp_path / "B", "20260102T000000Z-default", 125, seed=2)
+    result = compare.comparison(a, b, unit="pass")
+    assert result["a"]["values"] == "pass p50s"
+    assert {r["n_a"] for r in result["rows"]} == {3}
+    assert result["summary"]["untestable"] == 2  # 3 against 3: p ≥ 0.1, nothing can be flagged
+
+
+def test_passes_that_differ_beyond_their_repetitions_are_warned_of(tmp_path):
+    a = _run(tmp_path / "A", "20260101T000000Z-default", 100, seed=1)
+    b = _run(tmp_path / "B", "20260102T000000Z-default", 100, seed=2, pass_shift=0.1)
+    result = compare.comparison(a, b)
+    assert result["a"]["pass_heterogeneity"]["share"] == 0.0
+    assert result["b"]["pass_heterogeneity"] == {"pairs": 3, "share": 1.0}  # the floor too
+    assert "WARNING: passes differ beyond their repetitions in B 100% of pairs" in compare.summary_line(result)

@@ -1,0 +1,94 @@
+"""The plan of cells (analysis/plan.py): the client × server cross product with its gap rules, the selection,
+the opt-in protocols and the warm-up a process owes, tested as data."""
+import json
+from pathlib import Path
+
+from analysis import manifests, plan
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+REGISTRY = {"protocols": {"p": {}, "q": {"opt_in": "a setting off by default"}}}
+TM = {"server": "a thread", "client": "the caller's thread"}
+
+
+def manifest(language, *implementations):
+    return {"language": language, "implementations": list(implementations)}
+
+
+def by_name(cells):
+    return {c["name"]: c for c in cells}
+
+
+def test_every_client_crosses_every_server_and_a_gap_is_a_row_with_a_reason():
+    ms = [manifest("a", {"protocol": "p", "server": ["s"], "client": ["c"], "thread_model": TM, "warmup_s": 3},
+                   {"protocol": "p", "name": "fast", "client": ["c2"], "thread_model": TM}),
+          manifest("b", {"protocol": "q", "server": ["s"], "client": ["c"], "thread_model": TM})]
+    cells = by_name(plan.expand_cells(ms, "", REGISTRY))
+    assert list(cells) == ["p/a→a", "p/a→b", "p/a-fast→a", "p/a-fast→b", "p/b→a", "p/b→b",
+                           "q/b→b", "q/b→a", "q/a→b", "q/a→a"]  # implementations first, then the gaps
+    assert cells["p/a→a"]["unsupported"] is None and cells["p/a→a"]["server_argv"] == ["s"]
+    assert cells["p/a→a"]["warmup_s"] == 3 and cells["p/a-fast→a"]["client_warmup_s"] == 0
+    assert cells["p/a→b"]["unsupported"] == "not implemented in b" and cells["p/a→b"]["server_argv"] is None
+    assert cells["p/b→b"]["unsupported"] == "not implemented in b"  # both sides, one reason
+    assert "p/a→a-fast" not in cells  # a client-only implementation is a row, not a column
+    assert cells["q/b→b"]["slug"] == "q__b-to-b"
+
+
+def test_unsupported_reasons_unregistered_protocols_and_missing_thread_models():
+    ms = [manifest("a", {"protocols": ["p", "r"], "server": ["s"], "client": ["c"], "thread_model": TM}),
+          manifest("b", {"protocol": "p", "client": ["c"], "server_unsupported": "no server",
+                         "thread_model": {"client": "x"}},
+                   {"protocol": "r", "unsupported": "no library"}),
+          manifest("c", {"protocol": "p", "server": ["s"], "client": ["c"], "thread_model": {"server": "x"}})]
+    cells = by_name(plan.expand_cells(ms, "", REGISTRY))
+    assert cells["p/a→b"]["unsupported"] == "no server"
+    assert cells["p/b→a"]["unsupported"] is None
+    assert cells["r/a→b"]["unsupported"] == "no library"
+    assert cells["r/a→a"]["error"] == "protocol 'r' is not in idl/protocols.json"
+    assert cells["p/c→a"]["error"] == "the manifest of c gives no thread_model.client for p"
+    # reasons of both sides are joined, sorted and unique
+    assert cells["r/b→c"]["unsupported"] == "no library; not implemented in c"
+
+
+def test_the_baseline_protocol_comes_first_then_registry_order():
+    ms = [manifest("a", {"protocols": ["zz", "q", "p"], "server": ["s"], "client": ["c"], "thread_model": TM})]
+    assert [c["protocol"] for c in plan.expand_cells(ms, "q", REGISTRY)] == ["q", "p", "zz"]
+
+
+def test_selection_by_protocol_implementation_language_and_name():
+    cells = plan.expand_cells(manifests.load(FIXTURES / "matrix"), "echo", plan.load_registry(FIXTURES / "idl"))
+    chosen = plan.select_cells(cells, "echo", "beta", "alpha")
+    assert [c["name"] for c in chosen] == ["echo/alpha→beta", "echo/alpha-fast→beta"]
+    assert [c["name"] for c in plan.select_cells(cells, names="echo/beta→alpha,gap/alpha→alpha")] == \
+        ["echo/beta→alpha", "gap/alpha→alpha"]
+    assert plan.unknown_names(cells, "nosuch", "", "", "")[0].startswith("unknown protocol 'nosuch'; known: ")
+
+
+def test_opt_in_protocols_are_left_out_unless_taken(tmp_path):
+    args = (FIXTURES / "matrix", FIXTURES / "idl")
+    messages = plan.write_cells(tmp_path / "a", *args, "smoke")
+    chosen = [json.loads(line) for line in (tmp_path / "a" / "cells.jsonl").read_text().splitlines()]
+    assert not [c for c in chosen if c["protocol"] == "echo-opt"]
+    assert json.loads((tmp_path / "a" / "left-out.json").read_text())[0]["protocol"] == "echo-opt"
+    assert any("left out of profile smoke" in m for m in messages)
+    plan.write_cells(tmp_path / "b", *args, "opted")
+    assert "echo-opt/" in (tmp_path / "b" / "cells.jsonl").read_text()
+    plan.write_cells(tmp_path / "c", *args, "smoke", protocols="echo-opt")
+    assert json.loads((tmp_path / "c" / "left-out.json").read_text()) == []
+
+
+def test_warmup_owed_by_a_new_and_a_kept_process():
+    cell = {"server_warmup_s": 12, "client_warmup_s": 3, "server_peer_warmup_s": 2, "warmup_s": 12}
+    assert plan.owed(cell, "server", warmed=False) == 12 and plan.owed(cell, "server", warmed=True) == 2
+    assert plan.owed(cell, "client", warmed=True) == 0
+    assert plan.warmup_columns(cell) == [12, 2, 3, 0]
+
+
+def test_known_failures_let_timing_go_on_only_for_the_vectors_they_name():
+    from analysis import known_failures
+    entries = [{"cell": "p/a→b", "vector": "v1", "reason": "r"}, {"cell": "p/a→a", "reason": "whole cell"}]
+    vectors = {"results": [{"id": "v1", "status": "fail"}, {"id": "v2", "status": "unsupported"},
+                           {"id": "v3", "status": "pass"}]}
+    assert known_failures.vectors_allow_timing(entries, "p/a→b", vectors)
+    assert not known_failures.vectors_allow_timing(entries, "p/a→a", vectors)  # a whole-cell entry does not
+    assert not known_failures.vectors_allow_timing(entries, "p/b→b", vectors)
+    assert known_failures.vectors_allow_timing([], "p/b→b", {"results": [{"id": "v3", "status": "pass"}]})

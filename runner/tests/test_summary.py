@@ -1,0 +1,111 @@
+"""REPORT.md's summary as data (interop counts, headline figures and their ratios, the anomalies chosen, how far
+to trust the run) and as a short Markdown file linking the detail files; the publication tables."""
+import csv
+import io
+
+import pytest
+
+from analysis import report
+from analysis.report import tables
+from analysis.report.blocks import Table
+from analysis.report.sections import SUMMARY, summary
+from analysis.report.sections.context import Context
+from synthetic_run import build
+
+VERDICT = {"expected": [], "unexpected": [], "stale": []}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    unsupported = {"p1/dotnet→java": "no p1 in .NET", "p1/dotnet→python": "no p1 in .NET",
+                   "p2/python→python": "other reason"}
+    run, recs, cells = build(tmp_path_factory.mktemp("small"), protocols=3, passes=3, workloads=("ping", "echoString"),
+                             calls=100, unsupported=unsupported, failing={"p2/java→java": "v1: got 2, wanted 3"})
+    return run, recs, cells
+
+
+def _ctx(small, verdict=VERDICT) -> Context:
+    return Context.load(*small, verdict)
+
+
+def test_interop_counts_passing_of_runnable_and_unsupported_with_their_reasons(small):
+    ctx = _ctx(small)
+    assert summary.interop(ctx, "rawtcp") == summary.Interop(9, 9, 0, 0, 0)
+    assert summary.interop(ctx, "p1") == summary.Interop(7, 7, 2, 1, 0)
+    assert summary.interop(ctx, "p1", "dotnet→java") == summary.Interop(0, 0, 1, 1, 0)
+    assert summary.interop(ctx, "p2") == summary.Interop(7, 8, 1, 1, 0)
+    assert summary.interop_cell(summary.interop(ctx, "p2", "java→java")) == "❌ 0/1"
+    assert summary.interop_cell(summary.interop(ctx, "p1")) == "✅ 7/7 ➖ 2"
+    assert summary.language_pairs(ctx)[:2] == ["dotnet→dotnet", "dotnet→java"]
+
+
+def test_the_headline_is_the_p50_across_passes_and_its_ratio_to_the_baseline_per_pass(small):
+    ctx = _ctx(small)
+    figures = ctx.figures
+    h = summary.headline(ctx, "p1", "java→java", "ping")
+    raw = figures.fig("rawtcp/java→java", "ping", "rtt_us.p50")
+    assert h.p50.n == 3 and raw.n == 3
+    per_pass = sorted(a["rtt_us"]["p50"] / b["rtt_us"]["p50"] for a, b in
+                      zip(figures.passing("p1/java→java", "ping"), figures.passing("rawtcp/java→java", "ping"),
+                          strict=True))
+    assert h.ratio.median == pytest.approx(per_pass[1]) and h.ratio.n == 3
+    assert 1.6 < h.ratio.median < 2.6  # p1 is about twice the baseline (synthetic: 2.2x for java clients)
+    assert summary.headline(ctx, "rawtcp", "java→java", "ping").ratio is None  # the baseline itself
+    failed = summary.headline(ctx, "p2", "java→java", "ping")
+    assert failed.p50 is None and failed.status is None  # failed vectors: nothing timed
+    text = summary.headline_text(h, baseline=False)
+    assert text.startswith(f"{h.p50.median:.3g} [") and " ×" in text
+    assert summary.payload_workload(ctx) == "echoString"
+
+
+def test_the_anomalies_put_unexpected_failures_first_and_keep_a_few_of_each_kind(small):
+    verdict = {"expected": [], "stale": [],
+               "unexpected": [{"cell": "p2/java→java", "workload": "vectors", "vector": "v1", "status": "fail",
+                               "reason": "x"}]}
+    ctx = _ctx(small, verdict)
+    found = summary.anomalies(ctx)
+    assert found[0].rank == 0 and "`p2/java→java`" in found[0].text and found[0].protocol == "p2"
+    many = [summary.Anomaly(5, w, "p1", f"u{w}") for w in range(10)] + [summary.Anomaly(6, 1, "p1", "d")]
+    picked = summary.pick(sorted(many, key=lambda a: (a.rank, -a.weight)))
+    # three of the first kind, one of the next, then the room left to the first; in order of importance
+    assert [a.text for a in picked] == ["u9", "u8", "u7", "u6", "u5", "u4", "u3", "d"]
+
+
+def test_trust_counts_the_floor_the_baselines_and_the_passes(small):
+    t = summary.trust(_ctx(small))
+    assert t.passes == 3 and t.floor.n == 3 and 9 < t.floor.median < 11
+    assert t.baselines == 3  # the raw cells with the same language on both sides
+    assert t.counts.timed == 2 * (9 + 7 + 7)
+    assert t.probe_spread == pytest.approx(1.06)
+
+
+def test_report_md_is_the_summary_linking_one_detail_file_per_protocol(small):
+    texts = report.files(*small, VERDICT)
+    assert list(texts) == [SUMMARY, "report/rawtcp.md", "report/p1.md", "report/p2.md", "report/run.md"]
+    text = texts[SUMMARY]
+    assert len(text.splitlines()) <= 150
+    assert text.index("## Interop") < text.index("## Latency: the headline") < text.index("## Bytes per call") \
+        < text.index("## Anomalies") < text.index("## How far to trust this run")
+    assert "| [`p1`](report/p1.md) |" in text and "(report/run.md)" in text
+    assert text.count("## Marks") == 1
+    # each detail file links back and carries its own notes
+    assert "[the summary](../REPORT.md)" in texts["report/p2.md"] and "v1: got 2, wanted 3" in texts["report/p2.md"]
+    assert "## The machine's floor" in texts["report/run.md"]
+    written = report.write(small[0], small[1], small[2], VERDICT)
+    assert (small[0] / "report" / "p1.md").read_text(encoding="utf-8") == written["report/p1.md"]
+
+
+def test_publication_tables_in_markdown_csv_and_latex_with_a_caption(small):
+    ctx = _ctx(small)
+    md = tables.render(ctx, "side-by-side", None, "md")
+    assert md.startswith("**p50 round trip, µs (× rawtcp), ping. Run 20260101T000000Z-synthetic (profile default, "
+                         "3 passes), commit 0123456789ab, Synthetic CPU (2 CPUs), kernel 6.1.0; runtimes mono 6.8, "
+                         "java 17.0.15, python 3.11.7")
+    rows = list(csv.reader(io.StringIO(tables.render(ctx, "protocol", "p1", "csv").split("\n\n")[0])))
+    assert rows[0][0].startswith("# p1: Interop") and rows[1][0] == "client \\ server"
+    tex = tables.render(ctx, "side-by-side", None, "latex")
+    assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex and r"\caption{p50" in tex
+    assert tables.latex_text("a_b & `c%d` **e**") == r"a\_b \& \texttt{c\%d} \textbf{e}"
+    with pytest.raises(tables.TablesError, match="no protocol 'nope'"):
+        tables.render(ctx, "protocol", "nope", "md")
+    assert tables.titled([Table(["a"], [["1"]])]) == [("", Table(["a"], [["1"]]))]
