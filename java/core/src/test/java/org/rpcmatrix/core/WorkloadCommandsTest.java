@@ -134,9 +134,11 @@ class WorkloadCommandsTest {
 
     @Test
     void warmupUntilSteadyGivesUpAfterMaxMs() throws Exception {
-        // Each call lasts twice as long as the one before: batch medians never agree within 50 %.
+        // Each call lasts twice as long as the one before: batch medians never agree within 50 %. The first lasts
+        // 1 ms so that the fixed cost of a call (interpreted code, a loaded machine's scheduling, tens of us)
+        // cannot make three batches agree: it did when the first lasted 1 us.
         ClientSession session = connected("rawtcp", new FakeClient() {
-            private long nanos = 1_000;
+            private long nanos = 1_000_000;
 
             @Override
             public void ping() {
