@@ -21,6 +21,10 @@ from .records import FLOOR_CELL, SCHEMA_VERSION
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 FACTS = "facts.jsonl"
 WIRE_KEYS = ("bytes_c2s", "bytes_s2c", "packets_c2s", "packets_s2c")
+# From the nftables counters of the counting pass (runner/lib/netns.sh): TCP payload, segments carrying it, and
+# segments carrying none (bare ACKs, SYN, FIN), per direction.
+SEGMENT_KEYS = ("payload_c2s", "payload_s2c", "data_segments_c2s", "data_segments_s2c", "empty_segments_c2s",
+                "empty_segments_s2c")
 
 
 def read_facts(folder: Path) -> list[dict]:
@@ -201,7 +205,8 @@ def _steady(cell_dir: Path, name: str) -> dict | None:
     for line in path.read_text().splitlines():
         entry = json.loads(line)
         if entry.get("workload") == name:
-            found = {k: entry.get(k) for k in ("steady", "batches", "elapsed_ms", "checked")}
+            answer = entry.get("answer", entry)  # {workload, answer: the client's answer}
+            found = {k: answer.get(k) for k in ("steady", "batches", "elapsed_ms", "checked")}
     return found
 
 
@@ -239,8 +244,11 @@ def _wire_counts(cell_dir: Path) -> dict[str, dict]:
             w = json.loads(line)
             if not (w["before"] and w["after"]):
                 continue  # the veth's counters could not be read
-            wire[w["workload"]] = {k: (w["after"][k] - w["before"][k]) / w["calls"] for k in WIRE_KEYS}
-            wire[w["workload"]]["counted_calls"] = w["calls"]
+            counts = {k: (w["after"][k] - w["before"][k]) / w["calls"] for k in WIRE_KEYS}
+            before, after = w.get("segments_before"), w.get("segments_after")
+            if before and after:
+                counts.update({k: (after[k] - before[k]) / w["calls"] for k in SEGMENT_KEYS})
+            wire[w["workload"]] = {**counts, "counted_calls": w["calls"]}
     return wire
 
 

@@ -137,7 +137,7 @@ def rows_of_run(run: Path) -> tuple[dict, list[dict], list[dict]]:
         if r["workload"] == "vectors":
             continue
         rtt, cpu, wire = r.get("rtt_us") or {}, r.get("cpu_us_per_call") or {}, r.get("wire_per_call") or {}
-        nbytes = (wire.get("bytes_c2s") or 0) + (wire.get("bytes_s2c") or 0) if wire else None
+        nbytes = records.bytes_per_call(wire)
         fig_rows.append({"run_id": run_id, "cell": r["cell"], "workload": r["workload"], "pass": r.get("pass", 1),
                          "protocol": r.get("protocol"), "status": r.get("status"), "calls": r.get("calls"),
                          "repetitions": r.get("repetitions"), "p50_us": _f(rtt.get("p50")),

@@ -29,6 +29,17 @@ FLOOR_SIDES = {"server_library": "runner/floor/floor.c", "client_library": "runn
 EXPECTED_EXITS = (None, 0, 143)
 
 
+def bytes_per_call(wire: dict | None) -> float | None:
+    """A record's bytes per call, both directions: the TCP payload where the counting pass counted it segment
+    by segment (runner/lib/netns.sh), else the Ethernet frames (bare ACKs included); None when not counted."""
+    if not wire:
+        return None
+    kind = "payload" if "payload_c2s" in wire else "bytes"
+    if wire.get(f"{kind}_c2s") is None or wire.get(f"{kind}_s2c") is None:
+        return None
+    return wire[f"{kind}_c2s"] + wire[f"{kind}_s2c"]
+
+
 def key(rec: dict) -> tuple:
     return rec["cell"], rec["workload"], rec.get("pass", 1)
 

@@ -239,6 +239,8 @@ def wire_value(spec: dict, counted: str):
         packets = sum(wire[f"packets_{s}"] for s in sides)
         if counted == "packets":
             return packets
+        if spec.get("basis") == "payload" and all(f"payload_{s}" in wire for s in sides):
+            return sum(wire[f"payload_{s}"] for s in sides)  # counted segment by segment (runner/lib/netns.sh)
         frames = sum(wire[f"bytes_{s}"] for s in sides)
         return frames - FRAME_HEADERS * packets if spec.get("basis") == "payload" else frames
     return value

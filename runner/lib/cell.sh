@@ -90,7 +90,8 @@ warm_cell() {
       client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $((warmup > calls ? warmup : calls)), \"until_steady\": $STEADY}" || rc=$?
       ((rc < 2)) || return "$rc"
       if ((rc == 0)); then
-        jq -c --arg w "$name" '{workload: $w} + del(.ok)' <<<"$CLIENT_ANSWER" >>"$cell_dir/warmup.jsonl"
+        # the answer as it came (one line of JSON): a jq per batch cost more than the batch on a fast stack
+        printf '{"workload": "%s", "answer": %s}\n' "$name" "$CLIENT_ANSWER" >>"$cell_dir/warmup.jsonl"
       fi
     done < <(plan_rows "$protocol")
     ((SECONDS - started < least_s)) || return 0
@@ -104,6 +105,18 @@ wire_json() {
   read -r -a f <<<"$2"
   if ((${#f[@]} == 4)); then
     printf -v "$1" '{"bytes_c2s": %s, "bytes_s2c": %s, "packets_c2s": %s, "packets_s2c": %s}' "${f[@]}"
+  else
+    printf -v "$1" 'null'
+  fi
+}
+
+# segments_json VAR "PAYLOAD_C2S PAYLOAD_S2C DATA_C2S DATA_S2C EMPTY_C2S EMPTY_S2C": netns_segments' counters as
+# a JSON object in VAR, or null without them.
+segments_json() {
+  local -a f
+  read -r -a f <<<"$2"
+  if ((${#f[@]} == 6)); then
+    printf -v "$1" '{"payload_c2s": %s, "payload_s2c": %s, "data_segments_c2s": %s, "data_segments_s2c": %s, "empty_segments_c2s": %s, "empty_segments_s2c": %s}' "${f[@]}"
   else
     printf -v "$1" 'null'
   fi
@@ -194,6 +207,7 @@ run_workloads() {
 # offloads back to their defaults. One line per workload in wire.jsonl (runner/FACTS.md).
 count_wire() {
   local cell_dir="$1" protocol="$2" name size warmup calls rest before after before_json after_json count
+  local segments_before segments_after
   [[ -n "$NETNS_NAME" && "$COUNT_CALLS" -gt 0 ]] || return 0
   if ! netns_offloads off; then
     warn "could not switch offloads off; bytes and packets not counted for this cell"
@@ -204,13 +218,17 @@ count_wire() {
     count=$((warmup > calls ? warmup : calls))
     count=$((count < COUNT_CALLS ? count : COUNT_CALLS))
     ((count > 0)) || count=1
+    netns_segments segments_before
     netns_wire before "$CLIENT_PID"
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $count}" || continue
     netns_wire after "$CLIENT_PID"
+    netns_segments segments_after
     wire_json before_json "$before"
     wire_json after_json "$after"
-    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s}\n' "$name" "$count" "$before_json" \
-      "$after_json" >>"$cell_dir/wire.jsonl"
+    segments_json segments_before "$segments_before"
+    segments_json segments_after "$segments_after"
+    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s}\n' \
+      "$name" "$count" "$before_json" "$after_json" "$segments_before" "$segments_after" >>"$cell_dir/wire.jsonl"
   done < <(plan_rows "$protocol")
   netns_offloads default || warn "could not restore the offloads' defaults"
 }

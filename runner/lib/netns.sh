@@ -19,6 +19,7 @@ NETNS_NOTE=""
 NETNS_PEER_IF=""
 NETNS_OFFLOAD_DEFAULTS=""
 NETNS_OFFLOADS=""
+NETNS_SEGMENTS=""
 
 # Why namespaces cannot be used here, or nothing when they can.
 netns_unavailable_reason() {
@@ -77,6 +78,7 @@ netns_create() {
   fi
   NETNS_PEER_IF="$peer"
   netns_quiet_links "$peer"
+  netns_segment_counters
   NETNS_NOTE="server in network namespace $NETNS_NAME at $NETNS_SERVER_IP, client in $NETNS_CLIENT_NAME at $NETNS_CLIENT_IP (tcp_tw_reuse=1) over a veth pair"
 }
 
@@ -96,6 +98,52 @@ netns_quiet_links() {
   else
     NETNS_OFFLOADS="at their defaults (ethtool missing): packet counts may group segments"
   fi
+}
+
+# Counters that tell the segments carrying the protocol's bytes from those carrying none (bare ACKs, and the
+# SYN and FIN of connections): how many ACKs ride alone depends on how fast calls follow each other (delayed
+# ACK), so veth byte counts move with timing while the payload does not. An nftables table counts, per TCP
+# header length (doff, 32-bit words), every segment and those whose IP length is just the headers; payload =
+# IP bytes - (20 + 4 doff) per segment (no IP options here). Each direction is counted where it is received
+# (c2s in the server's namespace, s2c in the clients'): the sender's hooks see TCP's segments before the
+# software GSO splits them into wire-sized ones, the receiver's (GRO off while counting) see those.
+netns_segment_counters() {
+  local ns dir dev doff rules ok=1
+  NETNS_SEGMENTS=""
+  command -v nft >/dev/null || return 0
+  for dir in c2s s2c; do
+    if [[ "$dir" == c2s ]]; then ns="$NETNS_NAME" dev="$NETNS_PEER_IF"; else ns="$NETNS_CLIENT_NAME" dev="$NETNS_HOST_IF"; fi
+    rules="table ip rpcmatrix_wire {
+  chain $dir { type filter hook input priority filter; policy accept; }
+}"
+    for doff in {5..15}; do
+      rules+="
+add rule ip rpcmatrix_wire $dir iifname \"$dev\" tcp doff $doff ip length $((20 + 4 * doff)) counter comment \"$dir empty $doff\"
+add rule ip rpcmatrix_wire $dir iifname \"$dev\" tcp doff $doff counter comment \"$dir all $doff\""
+    done
+    ip netns exec "$ns" nft -f - <<<"$rules" 2>>"${NETNS_LOG:-/dev/null}" || ok=0
+  done
+  if ((ok)); then
+    NETNS_SEGMENTS="nftables counters where each direction is received"
+  fi
+}
+
+# netns_segments VAR: VAR = "PAYLOAD_C2S PAYLOAD_S2C DATA_C2S DATA_S2C EMPTY_C2S EMPTY_S2C" (TCP payload bytes,
+# segments with payload, segments without) from netns_segment_counters, or empty without them.
+netns_segments() {
+  printf -v "$1" '%s' ""
+  [[ -n "$NETNS_SEGMENTS" ]] || return 0
+  printf -v "$1" '%s' "$({
+    ip netns exec "$NETNS_NAME" nft list table ip rpcmatrix_wire
+    ip netns exec "$NETNS_CLIENT_NAME" nft list table ip rpcmatrix_wire
+  } 2>/dev/null | awk '
+    match($0, /packets [0-9]+ bytes [0-9]+ comment "[a-z0-9]+ [a-z]+ [0-9]+"/) {
+      split(substr($0, RSTART, RLENGTH), f, /[ "]+/)  # packets P bytes B comment DIR KIND DOFF
+      p = f[2]; b = f[4]; dir = f[6]; kind = f[7]; head = 20 + 4 * f[8]
+      if (kind == "all") { payload[dir] += b - p * head; data[dir] += p } else { data[dir] -= p; empty[dir] += p }
+      seen[dir] = 1
+    }
+    END { if (seen["c2s"] && seen["s2c"]) printf "%d %d %d %d %d %d", payload["c2s"], payload["s2c"], data["c2s"], data["s2c"], empty["c2s"], empty["s2c"] }')"
 }
 
 # tso, gso and gro of the client's end as ethtool -K arguments ("tso on gso on gro off").
@@ -127,6 +175,7 @@ netns_destroy() {
     if [[ -n "$ns" ]]; then ip netns del "$ns" 2>/dev/null || true; fi
   done
   NETNS_NAME="" NETNS_CLIENT_NAME="" NETNS_HOST_IF="" NETNS_PEER_IF="" NETNS_SERVER_IP="" NETNS_CLIENT_IP=""
+  NETNS_SEGMENTS=""
 }
 
 # netns_wire VAR PID: VAR = "bytes_c2s bytes_s2c packets_c2s packets_s2c" as seen from the client's end,

@@ -148,6 +148,11 @@ setup_network() {
   reason=$(netns_unavailable_reason)
   if [[ -z "$reason" ]] && netns_create "$(printf '%05d' $(($$ % 100000)))"; then
     WIRE_NOTE="$NETNS_NOTE; counted on the client's veth in a separate pass of count_calls calls per workload: Ethernet frames (14-byte header + IP + TCP + payload); offloads $NETNS_OFFLOADS"
+    if [[ -n "$NETNS_SEGMENTS" ]]; then
+      WIRE_NOTE+="; TCP payload and the segments carrying it, bare ACKs apart, from $NETNS_SEGMENTS"
+    else
+      WIRE_NOTE+="; segments not told apart (no nftables): the frames include the bare ACKs, whose number depends on timing"
+    fi
   else
     WIRE_NOTE="not measured: ${reason:-$NETNS_NOTE} (client and server on 127.0.0.1)"
     warn "$WIRE_NOTE"

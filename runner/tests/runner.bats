@@ -307,6 +307,12 @@ await_file() {
   # the fake protocol sends the workload name and a newline each way: at least that many bytes per call
   record_holds 'echo/alpha→beta' ping '.wire_per_call.bytes_c2s >= 5 and .wire_per_call.packets_c2s >= 1
     and .wire_per_call.counted_calls == 3 and .wire_per_call.connections == 0'
+  # with nftables, exactly those 5 bytes ("ping\n") in one segment each way, the bare ACKs apart
+  if command -v nft >/dev/null; then
+    record_holds 'echo/alpha→beta' ping '.wire_per_call | .payload_c2s == 5 and .payload_s2c == 5
+      and .data_segments_c2s == 1 and .data_segments_s2c == 1 and .empty_segments_c2s >= 0'
+    jq -e '.run.wire | contains("bare ACKs apart")' "$OUT/env.json" >/dev/null
+  fi
   # and the sockets in TIME_WAIT on each side after the timed calls
   record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'
   [ -s "$OUT/cells/echo__alpha-to-beta/pass1/wire.jsonl" ]

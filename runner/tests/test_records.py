@@ -87,6 +87,32 @@ def test_a_cells_facts_fold_into_one_record_per_workload_without_the_environment
     assert echo["status"] == "fail" and echo["reason"] == "differs" and echo["steal_ms"] == 0
 
 
+def test_the_counting_pass_segments_fold_into_payload_and_bare_segments_per_call(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    segments = {"payload_c2s": 40, "payload_s2c": 90, "data_segments_c2s": 4, "data_segments_s2c": 6,
+                "empty_segments_c2s": 1, "empty_segments_s2c": 3}
+    (cell_dir / "wire.jsonl").write_text(json.dumps({
+        "workload": "ping", "calls": 2, "before": _wire(1), "after": _wire(3),
+        "segments_before": {k: 1 for k in segments}, "segments_after": {k: v + 1 for k, v in segments.items()}}) + "\n")
+    fold.end_cell(run, cell_dir)
+    ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
+    assert {k: ping["wire_per_call"][k] for k in segments} == {k: v / 2 for k, v in segments.items()}
+    assert ping["wire_per_call"]["bytes_c2s"] == 100.0  # the frames stay beside them
+    assert records.bytes_per_call(ping["wire_per_call"]) == 65.0
+    assert records.bytes_per_call({"bytes_c2s": 10, "bytes_s2c": 5, "packets_c2s": 1, "packets_s2c": 1}) == 15
+    assert records.bytes_per_call({"connections": 0.0}) is None
+
+
+def test_the_warm_up_answers_say_whether_a_workload_got_steady(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    answer = {"ok": True, "checked": 6, "batches": 3, "steady": True, "elapsed_ms": 12, "batch_medians_ns": [1, 1, 1]}
+    (cell_dir / "warmup.jsonl").write_text("".join(
+        json.dumps({"workload": w, "answer": dict(answer, steady=w == "ping")}) + "\n" for w in ("echoInt32", "ping")))
+    fold.end_cell(run, cell_dir)
+    ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
+    assert ping["warmup_steady"] == {"steady": True, "batches": 3, "elapsed_ms": 12, "checked": 6}
+
+
 def test_load_joins_the_environment_and_the_servers_exit(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
     fold.end_cell(run, cell_dir)

@@ -183,7 +183,7 @@ def test_counts_of_the_timed_workloads_each_flag_marks():
             _timed("x/c→s", 100.0, rep_cv=0.5),  # unstable, no CPU figures
             _rec("x/d→s", status="fail")]  # not timed
     n = flags.counts(Figures(recs, cells, None))
-    assert n == flags.Counts(timed=3, with_cpu=2, unstable=1, disagree=0, cpu_over_rtt=1, wait=1)
+    assert n == flags.Counts(timed=3, with_cpu=2, unstable=1, disagree=0, cpu_over_rtt=1, wait=1, below_floor=0)
 
 
 # -- text and Markdown --------------------------------------------------------------------------------------

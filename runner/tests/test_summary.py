@@ -109,3 +109,22 @@ def test_publication_tables_in_markdown_csv_and_latex_with_a_caption(small):
     with pytest.raises(tables.TablesError, match="no protocol 'nope'"):
         tables.render(ctx, "protocol", "nope", "md")
     assert tables.titled([Table(["a"], [["1"]])]) == [("", Table(["a"], [["1"]]))]
+
+
+def test_a_p50_below_its_pass_floor_is_a_flagged_method_error_never_a_target_met(tmp_path):
+    from analysis.report.flags import Flag, workload_rtt_flags
+    run, recs, cells = build(tmp_path, protocols=2, passes=2, workloads=("ping",), calls=100)
+    floors = {r["pass"]: r["rtt_us"]["p50"] for r in recs if r["cell"] == "floor/c→c"}
+    for r in recs:
+        if r["cell"] == "rawtcp/java→java" and r["workload"] == "ping" and r["pass"] == 2:
+            r["rtt_us"]["p50"] = floors[2] * 0.8  # under pass 2's floor, not pass 1's
+    ctx = Context.load(run, recs, cells, VERDICT)
+    raised = workload_rtt_flags(ctx.figures, "rawtcp/java→java", "ping")
+    assert raised[Flag.BELOW_FLOOR]["passes"] == [(2, floors[2] * 0.8, floors[2])]
+    assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "rawtcp/java→python", "ping")
+    assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "floor/c→c", "ping")  # the floor itself
+    assert summary.trust(ctx).counts.below_floor == 1
+    assert any("⛔floor `rawtcp/java→java` ping" in a.text for a in summary.anomalies(ctx))
+    texts = report.files(run, recs, cells, VERDICT)
+    assert "1 of 18 timed workloads below it" in texts[SUMMARY]
+    assert "⛔floor" in texts["report/rawtcp.md"]

@@ -144,6 +144,16 @@ class Figures:
         """The p50 of the machine's floor (the C ping-pong), over the passes that timed it."""
         return self.fig(FLOOR_CELL, "ping", "rtt_us.p50", strict=False)
 
+    def floor_by_pass(self) -> dict[int, float]:
+        """The floor's p50 in each pass that timed it."""
+        return {r.get("pass", 1): r["rtt_us"]["p50"] for r in self.passing(FLOOR_CELL, "ping")
+                if (r.get("rtt_us") or {}).get("p50") is not None}
+
+    def on_the_wire(self, cell: str) -> bool:
+        """Whether the cell's calls cross the path the floor measures (a matrix cell, not the floor itself or
+        a language's in-process handler)."""
+        return cell in self.cell_names
+
     def floor_multiple(self, cell: str, workload: str = "ping") -> float | None:
         """The cell's median p50 as a multiple of the floor's."""
         p50, floor = self.fig(cell, workload, "rtt_us.p50"), self.floor()
@@ -179,10 +189,12 @@ class Figures:
         return handler.median / p50.median if handler and p50 and p50.median else None
 
     def wire_bytes(self, protocol: str, workload: str) -> float | None:
-        """Bytes per call, both directions, median over the protocol's cells that counted them."""
+        """The protocol's bytes per call (TCP payload where counted, else Ethernet frames), both directions,
+        median over the protocol's cells that counted them."""
         values = []
         for c in self.cells_of(protocol):
-            up, down = (self.fig(c["name"], workload, f"wire_per_call.bytes_{d}") for d in ("c2s", "s2c"))
+            kind = "payload" if self.fig(c["name"], workload, "wire_per_call.payload_c2s") else "bytes"
+            up, down = (self.fig(c["name"], workload, f"wire_per_call.{kind}_{d}") for d in ("c2s", "s2c"))
             if up and down:
                 values.append(up.median + down.median)
         return stats.median_ci(values)["median"] if values else None

@@ -39,6 +39,7 @@ class Flag(StrEnum):
     CPU_UNSTABLE = "cpu unstable"  # the repetitions' CPU per call spreads over UNSTABLE_CPU_REP_CV
     CPU_OVER_RTT = "cpu over rtt"  # client + server CPU over CPU_BOUND times the mean round trip
     WAIT = "wait"  # the p50 call waits on neither side's CPU
+    BELOW_FLOOR = "below floor"  # a p50 under its pass's floor: a method error, never a target met
 
 
 def unstable(rec: dict) -> bool:
@@ -108,10 +109,23 @@ def slow_probes(probes: dict, median: float | None) -> list[tuple]:
                   key=lambda x: (-x[0], x[1]))
 
 
+def below_floor(recs: list[dict], floors: dict[int, float]) -> dict:
+    """BELOW_FLOOR with (pass, p50, floor p50) of each passing record whose p50 is under the floor measured
+    in its pass: every call makes at least the floor's round trip over the same path, so such a figure says
+    the floor did not take the fastest path the cells took, or was measured at another moment."""
+    under = [(r.get("pass", 1), r["rtt_us"]["p50"], floors[r.get("pass", 1)]) for r in recs
+             if r.get("pass", 1) in floors and (r.get("rtt_us") or {}).get("p50") is not None
+             and r["rtt_us"]["p50"] < floors[r.get("pass", 1)]]
+    return {Flag.BELOW_FLOOR: {"passes": under}} if under else {}
+
+
 # -- the flags of a run's figures (figures.Figures) ------------------------------------------------------------
 
 def workload_rtt_flags(figures, cell: str, workload: str) -> dict:
-    return rtt_flags(figures.passing(cell, workload))
+    raised = rtt_flags(figures.passing(cell, workload))
+    if figures.on_the_wire(cell):
+        raised.update(below_floor(figures.passing(cell, workload), figures.floor_by_pass()))
+    return raised
 
 
 def workload_cpu_flags(figures, cell: str, workload: str) -> dict:
@@ -128,6 +142,7 @@ class Counts:
     disagree: int  # of the p50 across passes
     cpu_over_rtt: int
     wait: int
+    below_floor: int  # method errors: p50 under the pass's floor
 
 
 def counts(figures) -> Counts:
@@ -138,4 +153,5 @@ def counts(figures) -> Counts:
                   unstable=sum(1 for k in timed if any(unstable(r) for r in figures.passing(*k))),
                   disagree=sum(1 for k in timed if disagree(figures.fig(*k, "rtt_us.p50"))),
                   cpu_over_rtt=sum(1 for f in cpu if Flag.CPU_OVER_RTT in f),
-                  wait=sum(1 for f in cpu if Flag.WAIT in f))
+                  wait=sum(1 for f in cpu if Flag.WAIT in f),
+                  below_floor=sum(1 for k in timed if Flag.BELOW_FLOOR in workload_rtt_flags(figures, *k)))

@@ -195,10 +195,15 @@ def resources_chart(ctx: Context, protocol: str, workload: str) -> str:
             out.append(fig.median if fig else 0.0)
         return out
     memory = [figures.memory(c["name"]) for c in cells]
-    panels = [("bytes per call", ("client→server", values("wire_per_call.bytes_c2s")),
-               ("server→client", values("wire_per_call.bytes_s2c"))),
-              ("packets per call", ("client→server", values("wire_per_call.packets_c2s")),
-               ("server→client", values("wire_per_call.packets_s2c"))),
+    # the protocol's own bytes and segments where the run counted them, else frames and packets with the ACKs
+    payload = any(figures.fig(c["name"], workload, "wire_per_call.payload_c2s") for c in cells)
+    bytes_key, packets_key = ("payload", "data_segments") if payload else ("bytes", "packets")
+    panels = [("payload bytes per call" if payload else "frame bytes per call",
+               ("client→server", values(f"wire_per_call.{bytes_key}_c2s")),
+               ("server→client", values(f"wire_per_call.{bytes_key}_s2c"))),
+              ("data segments per call" if payload else "packets per call",
+               ("client→server", values(f"wire_per_call.{packets_key}_c2s")),
+               ("server→client", values(f"wire_per_call.{packets_key}_s2c"))),
               ("CPU per call, µs", ("client", values("cpu_us_per_call.client")),
                ("server", values("cpu_us_per_call.server"))),
               ("peak RSS, MiB", ("client", [(m.client_peak_kb or 0) / 1024 if m else 0 for m in memory]),

@@ -4,7 +4,7 @@ from .flags import Flag, disagree
 
 STATUS_MARK = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏱", "unsupported": "➖"}
 MARK = {Flag.UNSTABLE: "⚠", Flag.BIMODAL: "⧉", Flag.NOT_STEADY: "⌛", Flag.DISAGREE: "≠",
-        Flag.CPU_UNSTABLE: "⚠cpu", Flag.CPU_OVER_RTT: "⚠>rtt", Flag.WAIT: "⏸wait"}
+        Flag.CPU_UNSTABLE: "⚠cpu", Flag.CPU_OVER_RTT: "⚠>rtt", Flag.WAIT: "⏸wait", Flag.BELOW_FLOOR: "⛔floor"}
 NONE = "–"  # a figure that is missing
 
 

@@ -104,10 +104,14 @@ def message_sizes(ctx: Context) -> list:
             row.append(text)
         if any_value:
             rows.append(row)
+    payload = any(figures.fig(c["name"], w, "wire_per_call.payload_c2s")
+                  for p in figures.protocols for c in figures.cells_of(p) for w in workloads)
+    basis = ("TCP payload: what the protocol sends, a connection's handshakes included, bare ACKs not, as they "
+             "depend on timing" if payload else
+             "Ethernet frames: headers, handshakes and acknowledgements included")
     return [Heading(2, "Message size on the wire"),
-            Paragraph(f"Bytes per call, both directions (Ethernet frames: headers, handshakes and acknowledgements "
-                      f"included), median over each protocol's cells; in brackets as a multiple of `{baseline}` and, "
-                      "for a secured variant, of the same protocol without security."),
+            Paragraph(f"Bytes per call, both directions ({basis}), median over each protocol's cells; in brackets as "
+                      f"a multiple of `{baseline}` and, for a secured variant, of the same protocol without security."),
             Table(["protocol"] + workloads, rows)]
 
 

@@ -52,7 +52,8 @@ def floor(ctx: Context) -> list:
             continue
         multiple = figures.floor_multiple(c["name"])
         rows.append([f"`{c['name']}`", median(p50), f"×{multiple:.2f}", f"≤ {target}×",
-                     "✅ met" if flags.meets_floor_target(multiple, lang) else "❌ not met"])
+                     "⛔ below the floor: method error" if multiple < 1
+                     else "✅ met" if flags.meets_floor_target(multiple, lang) else "❌ not met"])
     if rows:
         out += [Paragraph(f"Each language's `{figures.baseline}` ping (the same implementation as client and server) "
                           f"against the floor's p50 ({num(floor_p50.median)} µs"

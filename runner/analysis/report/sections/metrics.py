@@ -11,7 +11,8 @@ MARKS_LEGEND = (f"⚠ = unstable repetitions (CV of repetition means over {flags
                 "⧉ = two modes (see the note); "
                 f"≠ = the passes disagree (CI half-width over {flags.PASS_HALF_WIDTH:.0%} of the median, "
                 f"or max/min over {flags.PASS_MAX_MIN}); "
-                "⌛ = warm-up did not reach steady state")
+                "⌛ = warm-up did not reach steady state; "
+                "⛔floor = p50 below the floor measured in its pass: a method error, not a result")
 CPU_TITLE = ("CPU time per call, µs: client / server, from the cgroups' counters read around each repetition. "
              f"⚠cpu = the repetitions' CPU per call spreads by more than {flags.UNSTABLE_CPU_REP_CV:.0%} (CV); "
              f"⚠>rtt = client + server exceeds {flags.CPU_BOUND}× the mean round trip, impossible for a strict "
@@ -31,9 +32,13 @@ def tables(ctx: Context, protocol: str) -> list:
                                  "process (no transport, pass 1), and its share of the cell's p50 round trip",
                   lambda ctx, cell, w: handler(ctx, ctx.figures.cell(cell), w))
     out += _table(ctx, protocol, CPU_TITLE, cpu)
-    out += _table(ctx, protocol, "Bytes per call on the wire: client→server / server→client (packets), counted "
-                                 "in a separate counting pass with offloads off (not during the timed "
-                                 "repetitions)", wire)
+    out += _table(ctx, protocol, "Bytes per call the protocol sends (TCP payload), client→server / "
+                                 "server→client, then the segments that carry them and, after “bare”, those "
+                                 "that carry none (ACKs alone, SYN, FIN: how many ACKs go alone depends on how "
+                                 "fast calls follow each other, so only the payload and its segments are the "
+                                 "protocol's); counted in a separate counting pass with offloads off, not during "
+                                 "the timed repetitions. Where segments could not be counted: Ethernet frames "
+                                 "with every packet, marked “frames”", wire)
     out += _table(ctx, protocol, "New TCP connections per 1,000 calls, accepted by the server during the timed "
                                  "repetitions (0 = one persistent connection); where there are any, the TCP "
                                  "sockets in TIME_WAIT after them, client / server side: the side that "
@@ -81,6 +86,12 @@ def rtt_marks(ctx: Context, cell: str, w: str) -> str:
         marks += " " + MARK[Flag.BIMODAL] + ctx.notes.ref(f"`{cell}` {w}: two modes of the round-trip time, {where}.")
     if Flag.NOT_STEADY in raised:
         marks += " " + MARK[Flag.NOT_STEADY]
+    if Flag.BELOW_FLOOR in raised:
+        where = "; ".join(f"pass {p}: {num(v)} µs against {num(f)} µs"
+                          for p, v, f in raised[Flag.BELOW_FLOOR]["passes"])
+        marks += " " + MARK[Flag.BELOW_FLOOR] + ctx.notes.ref(
+            f"`{cell}` {w}: p50 below the floor ({where}), a method error: the floor did not take the fastest "
+            "path this cell took, or the host changed between them.")
     return marks
 
 
@@ -120,8 +131,12 @@ def wire(ctx: Context, cell: str, w: str) -> str:
     def per_call(name: str, digits: int) -> str:
         fig = figures.fig(cell, w, f"wire_per_call.{name}")
         return num(fig.median, digits) if fig else "–"
-    return (f"{per_call('bytes_c2s', 4)} / {per_call('bytes_s2c', 4)} "
-            f"({per_call('packets_c2s', 2)} / {per_call('packets_s2c', 2)})")
+    if figures.fig(cell, w, "wire_per_call.payload_c2s") is None:
+        return (f"frames {per_call('bytes_c2s', 4)} / {per_call('bytes_s2c', 4)} "
+                f"({per_call('packets_c2s', 2)} / {per_call('packets_s2c', 2)})")
+    return (f"{per_call('payload_c2s', 4)} / {per_call('payload_s2c', 4)} "
+            f"({per_call('data_segments_c2s', 2)} / {per_call('data_segments_s2c', 2)}; "
+            f"bare {per_call('empty_segments_c2s', 2)} / {per_call('empty_segments_s2c', 2)})")
 
 
 def connections(ctx: Context, cell: str, w: str) -> str:

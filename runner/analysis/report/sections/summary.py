@@ -134,6 +134,8 @@ def anomalies(ctx: Context) -> list[Anomaly]:
         for c in figures.cells_of(figures.baseline):
             multiple = figures.floor_multiple(c["name"]) if c["client"] == c["server"] else None
             lang = c.get("server_language", c["server"])
+            if multiple and multiple < 1:
+                continue  # below the floor: a method error, listed with the others below
             if multiple and not flags.meets_floor_target(multiple, lang):
                 out.append(Anomaly(2, multiple, None, f"`{c['name']}` ping is ×{multiple:.2f} the machine's floor "
                                                       f"(target ≤ {flags.floor_target(lang)}×)"))
@@ -150,6 +152,11 @@ def anomalies(ctx: Context) -> list[Anomaly]:
             share = f["cpu_us"] / f["rtt_mean_us"]
             out.append(Anomaly(4, share, protocol, f"{MARK[Flag.CPU_OVER_RTT]} `{cell}` {w}: CPU per call "
                                                    f"×{share:.1f} the mean round trip"))
+        if Flag.BELOW_FLOOR in rtt:
+            worst = min(v / f for _, v, f in rtt[Flag.BELOW_FLOOR]["passes"])
+            out.append(Anomaly(2, 1 / worst, protocol, f"{MARK[Flag.BELOW_FLOOR]} `{cell}` {w}: p50 ×{worst:.2f} the "
+                                                       "floor of its pass, a method error (the floor is not the "
+                                                       "fastest path, or the host changed)"))
         if Flag.UNSTABLE in rtt:
             cv = max(v for _, v in rtt[Flag.UNSTABLE]["rep_cv"])
             out.append(Anomaly(5, cv, protocol, f"{MARK[Flag.UNSTABLE]} `{cell}` {w}: repetitions spread "
@@ -182,7 +189,7 @@ def trust(ctx: Context) -> Trust:
             multiple = figures.floor_multiple(c["name"]) if c["client"] == c["server"] else None
             if multiple:
                 total += 1
-                met += flags.meets_floor_target(multiple, c.get("server_language", c["server"]))
+                met += 1 <= multiple and flags.meets_floor_target(multiple, c.get("server_language", c["server"]))
     probes = sorted(figures.probe.values())
     return Trust(floor=figures.floor(), baselines_met=met, baselines=total, counts=flags.counts(figures),
                  passes=len(figures.passes), probe_spread=probes[-1] / probes[0] if probes and probes[0] else None,
@@ -198,7 +205,8 @@ MARKS = (f"{STATUS_MARK['pass']} pass, {STATUS_MARK['fail']} fail, {STATUS_MARK[
          f"{MARK[Flag.DISAGREE]} passes disagree (CI half-width over {flags.PASS_HALF_WIDTH:.0%} of the median "
          f"or max/min over {flags.PASS_MAX_MIN}), {MARK[Flag.CPU_UNSTABLE]} CPU per call unstable, "
          f"{MARK[Flag.CPU_OVER_RTT]} client + server CPU over {flags.CPU_BOUND}× the mean round trip, "
-         f"{MARK[Flag.WAIT]} over {flags.WAIT_SHARE:.0%} of the p50 on neither side's CPU; "
+         f"{MARK[Flag.WAIT]} over {flags.WAIT_SHARE:.0%} of the p50 on neither side's CPU, "
+         f"{MARK[Flag.BELOW_FLOOR]} p50 below its pass's floor (a method error); "
          "[lo–hi] the 95% confidence interval across passes.")
 
 
@@ -300,8 +308,9 @@ def anomaly_list(ctx: Context) -> list:
     more = len(found) - len(shown)
     return [Heading(2, "Anomalies"),
             Paragraph(f"The {len(shown)} most important of {len(found)} flagged, most important first (unexpected "
-                      "failures, raw baselines off the floor, waits, CPU over the round trip, unstable repetitions, "
-                      "passes that disagree)" + (f"; {more} more in the detail files." if more else ".")),
+                      "failures, raw baselines off the floor and figures below it, waits, CPU over the round trip, "
+                      "unstable repetitions, passes that disagree)"
+                      + (f"; {more} more in the detail files." if more else ".")),
             Bullets(items)]
 
 
@@ -330,7 +339,9 @@ def trust_blocks(ctx: Context) -> list:
     items = []
     if t.floor:
         items.append(f"Floor (a C ping-pong on the same path): {median(t.floor)} µs p50; {t.baselines_met} of "
-                     f"{t.baselines} raw baselines within their target of it.")
+                     f"{t.baselines} raw baselines within their target of it"
+                     + (f"; {n.below_floor} of {n.timed} timed workloads below it ({MARK[Flag.BELOW_FLOOR]}, a method "
+                        "error: their figures are not results)." if n.below_floor else "; none below it."))
     else:
         items.append("Floor: not measured.")
     items.append(f"Stability: {n.unstable} of {n.timed} timed workloads have unstable repetitions "

@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# The counting pass's segment counters (netns_segments, runner/lib/netns.sh) against a packet capture of the
+# same traffic on the same veth pair: TCP payload per direction, segments that carry it, and segments that
+# carry none (bare ACKs, SYN, FIN), which are what moves with timing.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
+  command -v nft >/dev/null || skip "nftables is not installed (runner/setup.sh installs it)"
+  command -v tshark >/dev/null || skip "tshark is not installed (runner/setup.sh installs it)"
+  ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+  # shellcheck source=runner/lib/netns.sh
+  source "$ROOT/runner/lib/netns.sh"
+  NETNS_LOG="$BATS_TEST_TMPDIR/netns.log"
+  PIDS=()
+  netns_create "w$(($$ % 100000))"
+}
+
+teardown() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  netns_destroy
+}
+
+# A server that answers each request (two 4-byte lengths, then the request's bytes) with the reply's bytes.
+SERVER='
+import socket, struct, sys
+listener = socket.create_server((sys.argv[1], 0))
+print(listener.getsockname()[1], flush=True)
+conn, _ = listener.accept()
+with conn:
+    while True:
+        head = conn.recv(8, socket.MSG_WAITALL)
+        if len(head) < 8:
+            break
+        request, reply = struct.unpack("!II", head)
+        if request:
+            conn.recv(request, socket.MSG_WAITALL)
+        conn.sendall(b"r" * reply)
+'
+
+# Calls of several sizes, some spaced past the delayed-ACK timer so that ACKs go alone; prints the payload
+# it sent and received.
+CLIENT='
+import socket, struct, sys, time
+sent = received = 0
+with socket.create_connection((sys.argv[1], int(sys.argv[2]))) as conn:
+    for request, reply, pause in [(10, 20, 0), (3000, 5, 0.06), (5, 70000, 0), (1, 1, 0.06), (4000, 4000, 0)] * 3:
+        conn.sendall(struct.pack("!II", request, reply) + b"q" * request)
+        sent += 8 + request
+        got = 0
+        while got < reply:
+            got += len(conn.recv(65536))
+        received += got
+        time.sleep(pause)
+print(sent, received)
+'
+
+@test "segment counters agree with a capture: payload, data segments and bare segments per direction" {
+  [ -n "$NETNS_SEGMENTS" ] || { cat "$NETNS_LOG" >&2; return 1; }
+  netns_offloads off || skip "ethtool cannot switch the offloads off here"
+  local port before after pcap="$BATS_TEST_TMPDIR/wire.pcap" tries=0
+  ip netns exec "$NETNS_NAME" python3 -c "$SERVER" "$NETNS_SERVER_IP" >"$BATS_TEST_TMPDIR/port" &
+  PIDS+=($!)
+  until [ -s "$BATS_TEST_TMPDIR/port" ]; do
+    tries=$((tries + 1)); [ "$tries" -le 100 ] || return 1; sleep 0.1
+  done
+  port=$(cat "$BATS_TEST_TMPDIR/port")
+  ip netns exec "$NETNS_CLIENT_NAME" tshark -q -i "$NETNS_HOST_IF" -f tcp -w "$pcap" 2>"$BATS_TEST_TMPDIR/tshark.log" &
+  PIDS+=($!)
+  tries=0
+  until grep -q "Capturing on" "$BATS_TEST_TMPDIR/tshark.log"; do
+    tries=$((tries + 1)); [ "$tries" -le 300 ] || { cat "$BATS_TEST_TMPDIR/tshark.log" >&2; return 1; }; sleep 0.1
+  done
+  netns_segments before
+  run ip netns exec "$NETNS_CLIENT_NAME" python3 -c "$CLIENT" "$NETNS_SERVER_IP" "$port"
+  [ "$status" -eq 0 ]
+  local -a payload
+  read -r -a payload <<<"$output"
+  sleep 0.5 # the last FIN and ACK
+  netns_segments after
+  kill -INT "${PIDS[1]}"
+  wait "${PIDS[1]}" || true
+  local -a b a c
+  read -r -a b <<<"$before"
+  read -r -a a <<<"$after"
+  # from the capture: payload, data segments, bare segments; client→server, then server→client
+  read -r -a c < <(tshark -r "$pcap" -T fields -e ip.src -e tcp.len 2>/dev/null | awk -v client="$NETNS_CLIENT_IP" '
+    { d = ($1 == client) ? 1 : 2; payload[d] += $2; if ($2 > 0) data[d]++; else empty[d]++ }
+    END { printf "%d %d %d %d %d %d\n", payload[1], payload[2], data[1], data[2], empty[1], empty[2] }')
+  echo "counters: before ${b[*]}, after ${a[*]}; capture: ${c[*]}; sent and received: ${payload[*]}" >&2
+  local i
+  for i in 0 1 2 3 4 5; do
+    [ "$((a[i] - b[i]))" -eq "${c[i]}" ]
+  done
+  # the payload is what the programs wrote, whatever the segments; and there were bare ACKs to tell apart
+  [ "${c[0]}" -eq "${payload[0]}" ]
+  [ "${c[1]}" -eq "${payload[1]}" ]
+  [ "${c[3]}" -gt 15 ] # the 70,000-byte replies took several segments each
+  [ "${c[4]}" -gt 0 ]
+}
+
+@test "without nftables the counters say nothing rather than zero" {
+  NETNS_SEGMENTS=""
+  netns_segments counted
+  [ -z "$counted" ]
+}
