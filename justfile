@@ -71,7 +71,7 @@ test-runner:
     git ls-files --cached --others --exclude-standard -z '*.sh' '*.bats' ':!runner/lib/' | \
       xargs -0 shellcheck -x runner/rpcmatrix runner/lib/secrets.sh .ci/run
     shellcheck -x --check-sourced runner/rpcmatrix
-    bats runner/tests
+    bats --jobs 2 runner/tests
     .venv/bin/python -m pytest -q runner/tests
 
 # Java unit tests (JUnit 5 on Maven Surefire)

@@ -13,6 +13,8 @@ RUNNER_PACKAGES=(jq iproute2 ethtool openssl procps util-linux gzip git shellche
   chromium fonts-noto-color-emoji)
 # postgresql: the history's tests start a throwaway cluster of it (runner/tests/test_history.py)
 RUNNER_PACKAGES+=(postgresql)
+# parallel: bats runs the runner's tests two at a time (--jobs), most of whose time is waiting on processes
+RUNNER_PACKAGES+=(parallel)
 # nftables: the counting pass tells the segments carrying payload from bare ACKs (runner/lib/netns.sh);
 # tshark: the test that checks those counters against a packet capture (runner/tests/wire.bats)
 RUNNER_PACKAGES+=(nftables tshark)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from scipy.stats import kruskal, mannwhitneyu
 
-from . import records
+from . import records, stats
 from .records import FLOOR_CELL
 
 THRESHOLD = 0.05
@@ -178,6 +178,9 @@ def _row(cell: str, workload: str, a: list[float], b: list[float]) -> dict:
            "median_a": statistics.median(a), "median_b": statistics.median(b)}
     row.update(change_interval(a, b))
     row["p"] = u_test(a, b)
+    # whether each run's 95% interval of its median covers the other run's median (an A/A run's second target)
+    ci_a, ci_b = stats.median_ci(a), stats.median_ci(b)
+    row["covered"] = (ci_a["low"] <= row["median_b"] <= ci_a["high"], ci_b["low"] <= row["median_a"] <= ci_b["high"])
     # the least p-value U can give at these sizes: above alpha, no change can ever be detected
     row["min_p"] = 2 / math.comb(len(a) + len(b), len(a)) if len(a) >= 2 and len(b) >= 2 else 1.0
     return row
@@ -205,6 +208,9 @@ def compare_values(a: dict, b: dict, threshold: float = THRESHOLD, alpha: float 
     summary = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("faster", "slower", "~")}
     summary["pairs"] = len(rows)
     summary["untestable"] = sum(1 for r in rows if r["min_p"] * (len(rows) if correct else 1) >= alpha)
+    # the share of (pair, side) where one run's interval holds the other's median
+    sides = [c for r in rows for c in r["covered"]]
+    summary["covered"] = sum(sides) / len(sides) if sides else None
     return {"rows": rows, "floor": floor, "summary": summary, "threshold": threshold, "alpha": alpha,
             "correction": "Holm–Bonferroni" if correct else "none"}
 
@@ -255,6 +261,9 @@ def summary_line(result: dict) -> str:
         line += f"; the environment (floor) moved {_pct(f['change'])}"
     if s["untestable"]:
         line += f"; {s['untestable']} pairs have too few repetitions to ever be flagged"
+    if s.get("covered") is not None:
+        line += (f"; each run's 95% interval of a pair's median holds the other run's median in "
+                 f"{s['covered'] * 100:.0f}% of cases")
     moving = [f"{name} {h['share'] * 100:.0f}%" for name, h in
               (("A", result.get("a", {}).get("pass_heterogeneity")),
                ("B", result.get("b", {}).get("pass_heterogeneity")))

@@ -252,18 +252,38 @@ def _wire_counts(cell_dir: Path) -> dict[str, dict]:
     return wire
 
 
-def with_cell_end(cell_dir: Path, facts: dict, recs: list[dict]) -> list[dict]:
+def adjacent_floor(run: Path, folder: str | None) -> dict | None:
+    """The floor taken just before the cell's server group (runner/lib/run.sh, measure_adjacent_floor):
+    {folder, p50, min} in µs, or {folder, error}; None when the run took none for the cell."""
+    if not folder:
+        return None
+    path = run / folder
+    failed = next((f.get("error") for f in read_facts(path) if f.get("error")), None)
+    if failed:
+        return {"folder": folder, "error": failed}
+    try:
+        rtt = stats.summarize(_read_samples(path / "ping.samples.json"))["rtt_us"]
+    except (OSError, ValueError, KeyError) as e:
+        return {"folder": folder, "error": f"no samples: {e}"}
+    return {"folder": folder, "p50": rtt["p50"], "min": rtt["min"]}
+
+
+def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict]) -> list[dict]:
     """The cell's records with what is known only at its end: bytes and packets from the counting pass,
-    the machine's steal time during the cell and the CPU probe run before it."""
+    the machine's steal time during the cell, the CPU probe run before it and, for its timed workloads,
+    the floor taken just before its server group."""
     wire = _wire_counts(cell_dir)
     steal = facts.get("steal_ticks")
     extra = {"steal_ms": steal * 1000 / CLOCK_TICKS if steal is not None else None,
              "calibration_ns": facts.get("calibration_ns")}
+    floor = adjacent_floor(run, facts.get("floor"))
     out = []
     for rec in recs:
         rec = dict(rec, **extra)
         if rec["workload"] in wire and rec["status"] == "pass":
             rec["wire_per_call"] = {**(rec.get("wire_per_call") or {}), **wire[rec["workload"]]}
+        if floor and rec["workload"] != "vectors" and rec["status"] == "pass":
+            rec["floor_us"] = floor
         out.append(rec)
     return out
 
@@ -321,7 +341,7 @@ def fold(run: Path, folder: Path) -> list[dict]:
         for rec in BUILDERS[kind](run, folder, facts):
             built[records.key(rec)] = rec
     recs = list(built.values())
-    return with_cell_end(folder, end, recs) if end is not None else recs
+    return with_cell_end(run, folder, end, recs) if end is not None else recs
 
 
 def fold_into_results(run: Path, folder: Path) -> list[dict]:

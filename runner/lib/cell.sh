@@ -319,11 +319,12 @@ calibration_ns() {
   fi
 }
 
-# run_cell CELL_JSON: everything for one cell in pass PASS; always leaves facts in its folder of the pass,
-# which end_cell folds into records. Its server and client stay up for the next cells of the protocol
-# unless they failed (processes.sh).
+# run_cell CELL_JSON [FLOOR]: everything for one cell in pass PASS; always leaves facts in its folder of the
+# pass, which end_cell folds into records, FLOOR (the folder of the floor taken before its server group,
+# relative to the run) among them. Its server and client stay up for the next cells of the protocol unless
+# they failed (processes.sh).
 run_cell() {
-  local cell="$1" name slug protocol server_language client_language unsupported error cell_dir host retire_server_after_cell
+  local cell="$1" floor="${2:-}" name slug protocol server_language client_language unsupported error cell_dir host retire_server_after_cell
   # The unit separator, not a tab: read collapses runs of whitespace separators, and fields may be empty.
   IFS=$'\x1f' read -r name slug protocol server_language client_language unsupported error < <(jq -r \
     '[.name, .slug, .protocol, .server_language, .client_language, (.unsupported // ""), (.error // "")] | join("\u001f")' <<<"$cell")
@@ -359,8 +360,9 @@ run_cell() {
     retire_server_after_cell=0
   fi
   record "$cell_dir" "$(jq -nc --argjson p "$PASS" \
-    --argjson steal "$(($(steal_ticks) - steal_before))" --argjson calibration "$calibration" \
-    '{kind: "cell_end", pass: $p, steal_ticks: $steal, calibration_ns: $calibration}')"
+    --argjson steal "$(($(steal_ticks) - steal_before))" --argjson calibration "$calibration" --arg floor "$floor" \
+    '{kind: "cell_end", pass: $p, steal_ticks: $steal, calibration_ns: $calibration}
+     + (if $floor == "" then {} else {floor: $floor} end)')"
   if ((retire_server_after_cell)); then retire_server; else release_server; fi
   gzip -qf "$cell_dir"/*.samples.json 2>/dev/null || true
 }

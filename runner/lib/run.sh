@@ -175,16 +175,20 @@ setup_cgroups() {
   fi
 }
 
-# The machine's floor for this pass: the C ping-pong of runner/floor over the same path and CPUs, with
-# the small workloads' counts. Its server and client go into the server's and the client's cgroup and
-# cpuset as a cell's do (the client before it starts: it runs in the foreground); each side's
-# /proc/<pid>/cgroup is a fact (`cgroups`). Its answer becomes the records of the pseudo-cell floor/c→c.
+# measure_floor [DIR KIND]: the machine's floor, the C ping-pong of runner/floor over the same path and
+# CPUs, with the small workloads' counts. Its server and client go into the server's and the client's
+# cgroup and cpuset as a cell's do (the client before it starts: it runs in the foreground); each side's
+# /proc/<pid>/cgroup is a fact (`cgroups`). By default it is the pass's floor, at its start, whose answer
+# becomes the records of the pseudo-cell floor/c→c; with DIR and KIND adjacent_floor it is the floor taken
+# just before a server group's first cell (measure_adjacent_floor), which the cells of the group refer to.
 measure_floor() {
-  local dir="$OUT/floor/pass$PASS" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0 server_pid server_cgroup=""
+  local dir="${1:-$OUT/floor/pass$PASS}" kind="${2:-floor}" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0 server_pid
+  local server_cgroup=""
   local -a launch=() client_launch=() pin=() join=() counts
+  rm -rf "$dir"
   mkdir -p "$dir"
   if [[ ! -x "$FLOOR_BIN" ]]; then
-    record "$dir" "$(jq -nc --argjson p "$PASS" '{kind: "floor", pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
+    record "$dir" "$(jq -nc --argjson p "$PASS" --arg k "$kind" '{kind: $k, pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
     return
   fi
   mapfile -t launch < <(netns_prefix server)
@@ -213,10 +217,28 @@ measure_floor() {
   stop_group "$server_pid" 2
   SERVER_PID=""
   record "$dir" "$(jq -nc --argjson p "$PASS" --argjson rc "$rc" --arg log "$(tail -n 2 "$dir/client.log")" \
-    --rawfile client "$dir/client.cgroup" --arg server "$server_cgroup" \
-    '{kind: "floor", pass: $p, cgroups: {client: ($client | split("\n") | map(select(. != ""))),
+    --rawfile client "$dir/client.cgroup" --arg server "$server_cgroup" --arg k "$kind" \
+    '{kind: $k, pass: $p, cgroups: {client: ($client | split("\n") | map(select(. != ""))),
       server: ($server | split("\n") | map(select(. != "")))}}
      + (if $rc == 0 then {} else {error: "the floor ping-pong failed (status \($rc)): \($log)"} end)')"
+}
+
+# measure_adjacent_floor CELL_JSON: before the first cell of each server group (a protocol and a server
+# implementation) that runs, the floor again, so that every cell is set against a floor taken minutes, not
+# a pass, away from it: the path's latency moves within a pass on a virtual machine. The previous group's
+# server goes first (it would have gone with this cell anyway), so the floor runs beside parked clients only.
+# Sets ADJACENT_FLOOR to its folder, relative to the run (empty when the profile takes no floor).
+measure_adjacent_floor() {
+  local cell="$1" group protocol slug runnable
+  ((FLOOR_ON)) || return 0
+  IFS=$'\x1f' read -r group protocol slug runnable < <(jq -r \
+    '["\(.protocol)|\(.server)", .protocol, .slug, (if .unsupported or .error then "0" else "1" end)] | join("\u001f")' <<<"$cell")
+  [[ "$runnable" == 1 && "$group" != "$FLOOR_GROUP" ]] || return 0
+  [[ "$protocol" == "$LIVE_PROTOCOL" ]] || retire_processes
+  retire_server
+  ADJACENT_FLOOR="floor/pass$PASS/before-$slug"
+  measure_floor "$OUT/$ADJACENT_FLOOR" adjacent_floor
+  FLOOR_GROUP="$group"
 }
 
 # Each language that serves a selected cell: the in-process time of its reference behaviour, for every
@@ -263,8 +285,11 @@ run_matrix() {
   ((KEEP_PROCESSES)) || fresh=(--fresh-processes)
   planned=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
   if [[ -n "$RESUME" ]]; then planned=$((planned - $("$PYTHON" -m analysis estimate --run "$OUT" --finished))); fi
+  FLOOR_ON=0
+  if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]]; then FLOOR_ON=1; fi
   for ((PASS = 1; PASS <= PASSES; PASS++)); do
-    if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]] && ! is_finished "$PASS" stage:floor; then
+    FLOOR_GROUP="" ADJACENT_FLOOR=""
+    if ((FLOOR_ON)) && ! is_finished "$PASS" stage:floor; then
       info "pass $PASS of $PASSES: the machine's floor (C ping-pong)"
       gather_facts "$OUT/floor/pass$PASS" measure_floor
       fold_step "$OUT/floor/pass$PASS"
@@ -274,8 +299,9 @@ run_matrix() {
       index=$((index + 1))
       IFS=$'\x1f' read -r name slug < <(jq -r '[.name, .slug] | join("\u001f")' <<<"$cell")
       if is_finished "$PASS" "$name"; then continue; fi
+      measure_adjacent_floor "$cell" </dev/null
       printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
-      gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" </dev/null
+      gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" "$ADJACENT_FLOOR" </dev/null
       IFS=$'\t' read -r work summary < <(end_cell "$OUT/cells/$slug/pass$PASS")
       journal "$PASS" "$name"
       done_work=$((done_work + work))

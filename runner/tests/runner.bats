@@ -268,19 +268,20 @@ await_file() {
   [ "$order1" = "$order2" ]
 }
 
-@test "the machine's floor and the languages' handlers are measured in the run" {
+@test "the machine's floor (at each pass's start and before each server group, in the cells' cgroups and cpusets) and the languages' handlers are measured in the run" {
   [ -x "$ROOT/runner/floor/bin/floor" ] || skip "runner/floor/bin/floor not built (runner/setup.sh builds it)"
   run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta'
   [ "$status" -eq 0 ]
   record_holds 'floor/c→c' ping '.status == "pass" and .rtt_us.p50 > 0'
   record_holds 'handler/beta' ping '.status == "pass" and .rtt_us.p50 >= 0'
   record_holds 'echo/alpha→beta' ping '.calibration_ns > 0'
-}
-
-@test "the floor's client and server run in the client's and the server's cgroup and cpuset, as a cell's do" {
-  [ -x "$ROOT/runner/floor/bin/floor" ] || skip "runner/floor/bin/floor not built (runner/setup.sh builds it)"
-  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta'
-  [ "$status" -eq 0 ]
+  # the floor again before the server group, which the group's timed records carry
+  record_holds 'echo/alpha→beta' ping '.floor_us.p50 > 0 and .floor_us.min <= .floor_us.p50
+    and .floor_us.folder == "floor/pass1/before-echo__alpha-to-beta"'
+  record_holds 'echo/alpha→beta' vectors '.floor_us == null'
+  jq -e '.kind == "adjacent_floor"' "$OUT/floor/pass1/before-echo__alpha-to-beta/facts.jsonl" >/dev/null
+  [ "$(jq -s 'map(select(.cell == "floor/c→c")) | length' "$OUT/results.jsonl")" -eq 1 ]
+  # the floor's client and server run in the client's and the server's cgroup and cpuset, as a cell's do
   local tag facts="$OUT/floor/pass1/facts.jsonl" checked=0
   tag=$(<"$OUT/runner.tag")
   jq -e '.kind == "floor" and (.cgroups.client | length > 0) and (.cgroups.server | length > 0)' "$facts" >/dev/null

@@ -103,6 +103,40 @@ def test_the_counting_pass_segments_fold_into_payload_and_bare_segments_per_call
     assert records.bytes_per_call({"connections": 0.0}) is None
 
 
+def _with_floor_before_the_group(run: Path, cell_dir: Path, floor_facts: list[dict], samples: list | None) -> None:
+    """The floor taken before the cell's server group, and the cell's end naming its folder."""
+    folder = run / "floor" / "pass1" / "before-echo__alpha-to-beta"
+    folder.mkdir(parents=True)
+    (folder / "facts.jsonl").write_text("".join(json.dumps(f) + "\n" for f in floor_facts))
+    if samples is not None:
+        (folder / "ping.samples.json").write_text(json.dumps({"samples_ns": samples}))
+    lines = (cell_dir / "facts.jsonl").read_text().splitlines()
+    end = json.loads(lines[-1])
+    end["floor"] = "floor/pass1/before-echo__alpha-to-beta"
+    (cell_dir / "facts.jsonl").write_text("\n".join(lines[:-1] + [json.dumps(end)]) + "\n")
+
+
+def test_the_timed_records_carry_the_floor_taken_before_their_server_group(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    _with_floor_before_the_group(run, cell_dir, [{"kind": "adjacent_floor", "pass": 1}],
+                                 [[30_000, 40_000, 50_000], [20_000, 40_000, 60_000]])
+    fold.end_cell(run, cell_dir)
+    by_workload = {r["workload"]: r for r in _stored_lines(run)}
+    floor = by_workload["ping"]["floor_us"]
+    assert floor["folder"] == "floor/pass1/before-echo__alpha-to-beta"
+    assert floor["min"] == 20.0 and 39.0 < floor["p50"] < 41.0
+    assert "floor_us" not in by_workload["vectors"] and "floor_us" not in by_workload["echoInt32"]
+
+
+def test_a_floor_that_failed_before_the_group_is_carried_as_its_error(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    _with_floor_before_the_group(run, cell_dir, [{"kind": "adjacent_floor", "pass": 1, "error": "the floor failed"}],
+                                 None)
+    fold.end_cell(run, cell_dir)
+    ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
+    assert ping["floor_us"] == {"folder": "floor/pass1/before-echo__alpha-to-beta", "error": "the floor failed"}
+
+
 def test_the_warm_up_answers_say_whether_a_workload_got_steady(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
     answer = {"ok": True, "checked": 6, "batches": 3, "steady": True, "elapsed_ms": 12, "batch_medians_ns": [1, 1, 1]}

@@ -128,3 +128,20 @@ def test_a_p50_below_its_pass_floor_is_a_flagged_method_error_never_a_target_met
     texts = report.files(run, recs, cells, VERDICT)
     assert "1 of 18 timed workloads below it" in texts[SUMMARY]
     assert "⛔floor" in texts["report/rawtcp.md"]
+
+
+def test_a_cell_is_held_against_the_floor_taken_before_its_server_group_where_there_is_one(tmp_path):
+    from analysis.report.flags import Flag, workload_rtt_flags
+    run, recs, cells = build(tmp_path, protocols=2, passes=1, workloads=("ping",), calls=100)
+    floor = next(r["rtt_us"]["p50"] for r in recs if r["cell"] == "floor/c→c")
+    for r in recs:
+        if r["cell"] == "rawtcp/java→java" and r["workload"] == "ping":
+            p50 = r["rtt_us"]["p50"] = floor * 1.5  # over the pass's floor ...
+            r["floor_us"] = {"folder": "floor/pass1/before-x", "p50": floor * 2, "min": floor}  # ... under its own
+    ctx = Context.load(run, recs, cells, VERDICT)
+    raised = workload_rtt_flags(ctx.figures, "rawtcp/java→java", "ping")
+    assert raised[Flag.BELOW_FLOOR]["passes"] == [(1, p50, floor * 2)]
+    assert ctx.figures.floor_multiple("rawtcp/java→java") == pytest.approx(0.75)
+    assert ctx.figures.adjacent_floors() == {"floor/pass1/before-x": {"pass": 1, "p50": floor * 2, "min": floor}}
+    texts = report.files(run, recs, cells, VERDICT)
+    assert "before each server group" in "".join(texts.values())

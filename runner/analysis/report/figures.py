@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from .. import stats
 from ..exports import field
 from ..records import FLOOR_CELL
+from . import flags
 
 # The order in which a (cell, workload) that failed in several passes shows its worst status.
 BAD_ORDER = ("error", "timeout", "fail", "unsupported")
@@ -154,10 +155,24 @@ class Figures:
         a language's in-process handler)."""
         return cell in self.cell_names
 
+    def adjacent_floors(self) -> dict[str, dict]:
+        """The floors taken before each server group (records' floor_us), by folder: {pass, p50, min}."""
+        out = {}
+        for r in self.records:
+            f = r.get("floor_us") or {}
+            if f.get("p50") is not None:
+                out.setdefault(f["folder"], {"pass": r.get("pass", 1), "p50": f["p50"], "min": f["min"]})
+        return out
+
     def floor_multiple(self, cell: str, workload: str = "ping") -> float | None:
-        """The cell's median p50 as a multiple of the floor's."""
-        p50, floor = self.fig(cell, workload, "rtt_us.p50"), self.floor()
-        return p50.median / floor.median if p50 and floor else None
+        """The cell's p50 as a multiple of its floor (the one taken before its server group where the run took
+        one, else its pass's), median over the passes."""
+        if self.status(cell, workload) != "pass":
+            return None
+        by_pass = self.floor_by_pass()
+        ratios = [r["rtt_us"]["p50"] / f for r in self.passing(cell, workload)
+                  if (r.get("rtt_us") or {}).get("p50") is not None and (f := flags.floor_of(r, by_pass))]
+        return stats.median_ci(ratios)["median"] if ratios else None
 
     def baseline_cell(self, cell: dict) -> str | None:
         """The baseline's cell for the same client and server languages (the same implementations if any)."""

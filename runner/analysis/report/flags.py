@@ -109,13 +109,22 @@ def slow_probes(probes: dict, median: float | None) -> list[tuple]:
                   key=lambda x: (-x[0], x[1]))
 
 
+def floor_of(rec: dict, floors: dict[int, float]) -> float | None:
+    """The floor a record is held against: the one taken just before its server group (floor_us), else the
+    one taken at the start of its pass."""
+    adjacent = (rec.get("floor_us") or {}).get("p50")
+    return adjacent if adjacent is not None else floors.get(rec.get("pass", 1))
+
+
 def below_floor(recs: list[dict], floors: dict[int, float]) -> dict:
-    """BELOW_FLOOR with (pass, p50, floor p50) of each passing record whose p50 is under the floor measured
-    in its pass: every call makes at least the floor's round trip over the same path, so such a figure says
-    the floor did not take the fastest path the cells took, or was measured at another moment."""
-    under = [(r.get("pass", 1), r["rtt_us"]["p50"], floors[r.get("pass", 1)]) for r in recs
-             if r.get("pass", 1) in floors and (r.get("rtt_us") or {}).get("p50") is not None
-             and r["rtt_us"]["p50"] < floors[r.get("pass", 1)]]
+    """BELOW_FLOOR with (pass, p50, floor p50) of each passing record whose p50 is under its floor (floor_of):
+    every call makes at least the floor's round trip over the same path, so such a figure says the floor did
+    not take the fastest path the cells took, or the host changed between them."""
+    under = []
+    for r in recs:
+        floor, p50 = floor_of(r, floors), (r.get("rtt_us") or {}).get("p50")
+        if floor is not None and p50 is not None and p50 < floor:
+            under.append((r.get("pass", 1), p50, floor))
     return {Flag.BELOW_FLOOR: {"passes": under}} if under else {}
 
 

@@ -37,6 +37,18 @@ def floor(ctx: Context) -> list:
                      "start of each pass with the small workloads' counts: no RPC stack can do better on this "
                      "machine."),
            Table(["pass", "p50, µs", "p99, µs", ""], rows)]
+    adjacent = figures.adjacent_floors()
+    if adjacent:
+        rows = []
+        for p in figures.passes:
+            p50s = sorted(f["p50"] for f in adjacent.values() if f["pass"] == p)
+            if p50s:
+                rows.append([str(p), str(len(p50s)), num(p50s[0]), num(stats.median_ci(p50s)["median"]),
+                             num(p50s[-1]), f"×{p50s[-1] / p50s[0]:.2f}"])
+        out += [Paragraph("The floor again before each server group's first cell, which each cell of the group is held "
+                          "against (its multiple of the floor, and ⛔floor where it is under it): how far the path's "
+                          "own latency moved within each pass."),
+                Table(["pass", "groups", "lowest p50, µs", "median", "highest", "highest / lowest"], rows)]
     floor_p50 = figures.floor()
     if floor_p50 is None or not figures.baseline:
         return out
