@@ -80,11 +80,16 @@ final class NamingService implements AutoCloseable {
 
     /** SIGTERM to the child, then SIGKILL if it has not gone within two seconds. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(2, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(1, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
-            process.waitFor(1, TimeUnit.SECONDS);
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.rpcmatrix.core;
 
+import java.io.IOException;
 import java.util.Map;
 
 /** A protocol's client: the contract's operations over one persistent connection, closed at the end. */
@@ -8,4 +9,11 @@ public interface BenchClient extends Bench, AutoCloseable {
     default Map<String, String> facts() {
         return Map.of();
     }
+
+    /**
+     * Closes the connection. Narrower than {@link AutoCloseable#close()}: a client that waits for its channel
+     * to shut down keeps the thread's interrupt itself, so that try-with-resources never swallows one.
+     */
+    @Override
+    void close() throws IOException;
 }

@@ -1,5 +1,6 @@
 package org.rpcmatrix.core;
 
+import java.io.IOException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -299,7 +300,7 @@ public final class ClientSession implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         BenchClient open = client;
         client = null;
         if (open != null) {

@@ -113,10 +113,15 @@ final class GrpcClient extends OperationClient {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         channel.shutdown();
-        if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+        try {
+            if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+                channel.shutdownNow();
+            }
+        } catch (InterruptedException e) {
             channel.shutdownNow();
+            Thread.currentThread().interrupt();
         }
         if (group != null) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);

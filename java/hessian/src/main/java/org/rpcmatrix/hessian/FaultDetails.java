@@ -32,11 +32,13 @@ final class FaultDetails {
         SerializerFactory factory = ContractClasses.restrict(new SerializerFactory());
         factory.addFactory(new AbstractSerializerFactory() {
             @Override
+            @SuppressWarnings("rawtypes") // Caucho's AbstractSerializerFactory declares the raw Class
             public Serializer getSerializer(Class cl) {
                 return Throwable.class.isAssignableFrom(cl) ? DETAIL : null;
             }
 
             @Override
+            @SuppressWarnings("rawtypes") // as above
             public Deserializer getDeserializer(Class cl) {
                 return null;
             }

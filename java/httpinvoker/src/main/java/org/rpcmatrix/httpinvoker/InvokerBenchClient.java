@@ -1,5 +1,6 @@
 package org.rpcmatrix.httpinvoker;
 
+import java.io.IOException;
 import org.apache.http.config.SocketConfig;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.HttpClients;
@@ -17,6 +18,8 @@ import org.springframework.remoting.httpinvoker.HttpInvokerProxyFactoryBean;
  * HttpClient 4.5 with a pooling connection manager keeps the connection alive between calls and sets
  * TCP_NODELAY, where the default SimpleHttpInvokerRequestExecutor (HttpURLConnection) offers neither setting.
  */
+// Spring deprecated its remoting in 5.3 (it is Java serialization); the suite measures it as deployed.
+@SuppressWarnings("deprecation")
 public final class InvokerBenchClient extends OperationClient {
     private static final OperationCaller<InvokerApi> CALLS =
             OperationCaller.over(InvokerApi.class, HttpInvokerMapping.INSTANCE);
@@ -70,7 +73,7 @@ public final class InvokerBenchClient extends OperationClient {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         http.close();
     }
 }

@@ -1,5 +1,6 @@
 package org.rpcmatrix.jsonrpc;
 
+import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -120,7 +121,7 @@ public final class JsonRpcBenchClient extends OperationClient {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         http.close();
     }
 }

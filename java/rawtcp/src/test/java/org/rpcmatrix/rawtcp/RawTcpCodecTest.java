@@ -73,7 +73,7 @@ class RawTcpCodecTest {
             Object back = roundTrip((String) c[0], c[1]);
             assertTrue(Comparison.EXACT.firstDifference("v", c[1], back).isEmpty(), (String) c[0]);
         }
-        Item item = ((List<Item>) roundTrip("Item[]", bench.getItems(1))).get(0);
+        Item item = (Item) ((List<?>) roundTrip("Item[]", bench.getItems(1))).get(0);
         assertEquals(bench.getItems(1).get(0), item);
     }
 

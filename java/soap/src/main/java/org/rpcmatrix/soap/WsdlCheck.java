@@ -39,8 +39,10 @@ final class WsdlCheck {
             Definition definition = bus.getExtension(WSDLManager.class).getDefinition(url);
             Set<String> wanted = contractOperations();
             String failure = "the WSDL has no port";
-            for (Service service : (Collection<Service>) definition.getAllServices().values()) {
-                for (Port port : (Collection<Port>) service.getPorts().values()) {
+            for (Object s : definition.getAllServices().values()) {
+                Service service = (Service) s; // WSDL4J's maps are raw
+                for (Object p : service.getPorts().values()) {
+                    Port port = (Port) p;
                     Set<String> absent = new TreeSet<>(wanted);
                     for (Object op : port.getBinding().getPortType().getOperations()) {
                         absent.remove(((javax.wsdl.Operation) op).getName());

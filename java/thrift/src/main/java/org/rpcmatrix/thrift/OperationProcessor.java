@@ -21,6 +21,8 @@ final class OperationProcessor extends TBaseProcessor<Bench> {
         super(bench, functions());
     }
 
+    // libthrift declares ProcessFunction<I, T extends TBase> and TBaseProcessor's map with the raw TBase
+    @SuppressWarnings("rawtypes")
     private static Map<String, ProcessFunction<Bench, ? extends TBase>> functions() {
         Map<String, ProcessFunction<Bench, ? extends TBase>> functions = new HashMap<>();
         for (ThriftOperation operation : ThriftOperation.TABLE.values()) {

@@ -70,6 +70,7 @@ class HostileInputTest {
                 while (!canary.isClosed()) {
                     try (Socket fetch = canary.accept()) {
                         fetches.incrementAndGet();
+                        fetch.shutdownOutput(); // dropped at once: the server's fetch fails fast
                     } catch (IOException closed) {
                         return;
                     }
