@@ -89,7 +89,8 @@ test-python:
 test-dotnet:
     bash dotnet/test.sh
 
-# Real processes crossed for every protocol and implementation pair, a few calls each; every vector must pass
+# Real processes, each pair of languages of every protocol and every implementation on each side, all vectors and a
+# few timed calls, in two runs at once (just certify crosses every pair); every vector must pass
 [group('test')]
 test-smoke:
     bash runner/tests/smoke.sh

@@ -298,6 +298,31 @@ def opt_in_left_out(cells: list[dict], registry: dict, profile: dict, protocols:
             for p in sorted({c["protocol"] for c in cells}) if _given(registry["protocols"].get(p, {}).get("opt_in"))]
 
 
+def cover_language_pairs(cells: list[dict]) -> list[dict]:
+    """A covering subset of the runnable cells of each protocol: one cell for every pair of client and server
+    languages, chosen so that every client and every server implementation takes part at least once (a pair's
+    cell is the one that brings the most implementations not yet covered, then the first by name; an
+    implementation still left out gets a cell of its own). Cells that cannot run stay, with their reasons. For
+    a profile that proves the paths (smoke): `just certify` crosses every pair."""
+    runnable = [c for c in cells if not (c.get("unsupported") or c.get("error"))]
+    keep: set[str] = set()
+    for protocol in dict.fromkeys(c["protocol"] for c in runnable):
+        mine = sorted((c for c in runnable if c["protocol"] == protocol), key=lambda c: c["name"])
+        covered: set[tuple] = set()
+
+        def new_sides(c: dict, covered=covered) -> int:
+            return len({("client", c["client"]), ("server", c["server"])} - covered)
+        for pair in dict.fromkeys((c["client_language"], c["server_language"]) for c in mine):
+            best = max((c for c in mine if (c["client_language"], c["server_language"]) == pair), key=new_sides)
+            keep.add(best["name"])
+            covered |= {("client", best["client"]), ("server", best["server"])}
+        for c in mine:
+            if new_sides(c):
+                keep.add(c["name"])
+                covered |= {("client", c["client"]), ("server", c["server"])}
+    return [c for c in cells if c["name"] in keep or c.get("unsupported") or c.get("error")]
+
+
 def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "",
                 servers: str = "", clients: str = "", names: str = "") -> list[str]:
     """The plan of cells, for the shell: in `out`, all.jsonl (every cell), cells.jsonl (the selected ones,
@@ -316,6 +341,13 @@ def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, pr
                         + " ".join(x["protocol"] for x in left_out))
         dropped = {x["protocol"] for x in left_out}
         chosen = [c for c in chosen if c["protocol"] not in dropped]
+    if spec["profiles"].get(profile_name, {}).get("cover") == "language pairs" and not names:
+        before = sum(1 for c in chosen if not (c.get("unsupported") or c.get("error")))
+        chosen = cover_language_pairs(chosen)
+        after = sum(1 for c in chosen if not (c.get("unsupported") or c.get("error")))
+        messages.append(f"profile {profile_name} crosses each pair of languages of each protocol once, every "
+                        f"implementation on each side at least once: {after} of {before} runnable cells "
+                        "(just certify, or --cell, crosses every pair)")
     out.mkdir(parents=True, exist_ok=True)
 
     def lines(items):

@@ -110,6 +110,26 @@ build_languages() {
   done
 }
 
+# The build command: each language the selected cells use, built once, so that several runs can then start
+# at once with --skip-build (the smoke test's shards); exits 1, with each failed build's last lines, when any
+# failed.
+build_only() {
+  local lang failed=0
+  OUT=$(mktemp -d)
+  build_languages
+  for lang in "$OUT"/build/*.failed; do
+    [[ -e "$lang" ]] || continue
+    failed=1
+    tail -n 5 "${lang%.failed}.log" >&2
+  done
+  rm -rf "$OUT"
+  if ((failed)); then
+    warn "a build failed (above)"
+    exit 1
+  fi
+  info "built"
+}
+
 cleanup() {
   trap - INT TERM
   local key fd_in fd_out
@@ -336,6 +356,10 @@ run_command() {
     commands)
       [[ ${#POSITIONAL[@]} -eq 1 ]] || die "commands takes one cell name, e.g. 'xmlrpc/java→python'"
       print_commands "${POSITIONAL[0]}"
+      return
+      ;;
+    build)
+      build_only
       return
       ;;
   esac

@@ -357,6 +357,12 @@ await_file() {
   [[ "$(record_of 'echo/gamma→alpha' vectors .reason)" == "build of gamma failed: gamma: compiler exploded"* ]]
   [ "$(record_of 'echo/alpha→gamma' ping .status)" = error ]
   [ "$(record_of 'echo/alpha→alpha' ping .status)" = pass ]
+  # build alone: the failure's last lines and status 1; a selection that needs only the good build passes
+  run "$RPCM" build --manifests "$ROOT/runner/tests/fixtures/broken-build" --idl "$FIDL" --profile smoke --protocol echo
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"gamma: compiler exploded"* && "$output" == *"a build failed"* ]]
+  run "$RPCM" build --manifests "$ROOT/runner/tests/fixtures/broken-build" --idl "$FIDL" --profile smoke --cell 'echo/alpha→alpha'
+  [ "$status" -eq 0 ]
 }
 
 @test "{cell} is a folder the cell's server and client share; published metadata is checked where the registry names it" {

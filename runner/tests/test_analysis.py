@@ -98,6 +98,24 @@ def test_shuffled_groups_cells_by_protocol_then_server_in_a_seeded_order():
     assert len(orders) > 1
 
 
+def test_a_covering_profile_crosses_each_language_pair_once_and_every_implementation():
+    def cell(client, server, **extra):
+        lang = {"java": "java", "java-pool": "java", "java-lite": "java", "python": "python", "dotnet": "dotnet"}
+        return {"name": f"p/{client}→{server}", "protocol": "p", "client": client, "server": server,
+                "client_language": lang[client], "server_language": lang[server], **extra}
+    clients, servers = ("java", "java-pool", "java-lite", "python", "dotnet"), ("java", "python", "dotnet")
+    cells = [cell(c, s) for c in clients for s in servers]
+    cells.append(cell("dotnet", "java-pool", unsupported="no such server"))
+    cells[-1]["server_language"] = "java"
+    chosen = plan.cover_language_pairs(cells)
+    runnable = [c for c in chosen if not c.get("unsupported")]
+    pairs = [(c["client_language"], c["server_language"]) for c in runnable]
+    assert len(pairs) == len(set(pairs)) == 9  # every pair of the three languages, once
+    assert {c["client"] for c in runnable} == set(clients) and {c["server"] for c in runnable} == set(servers)
+    assert any(c.get("unsupported") for c in chosen)  # a cell that cannot run keeps its row and reason
+    assert plan.cover_language_pairs(chosen) == chosen  # a cover of a cover is itself
+
+
 def test_plan_unknown_profile_is_a_clear_error():
     with pytest.raises(plan.PlanError, match="unknown profile 'nope'; known: certify, smoke, default"):
         plan.load_profile(IDL, "nope")
