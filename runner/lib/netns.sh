@@ -136,14 +136,20 @@ netns_segments() {
   printf -v "$1" '%s' "$({
     ip netns exec "$NETNS_NAME" nft list table ip rpcmatrix_wire
     ip netns exec "$NETNS_CLIENT_NAME" nft list table ip rpcmatrix_wire
-  } 2>/dev/null | awk '
+  } 2>/dev/null | netns_segments_sum)"
+}
+
+# netns_segments_sum: the six figures of netns_segments from nft's listing of the counters on stdin. The
+# counters run for the whole run, past 2^31 bytes: "%.0f", since mawk's "%d" stops at 2147483647.
+netns_segments_sum() {
+  awk '
     match($0, /packets [0-9]+ bytes [0-9]+ comment "[a-z0-9]+ [a-z]+ [0-9]+"/) {
       split(substr($0, RSTART, RLENGTH), f, /[ "]+/)  # packets P bytes B comment DIR KIND DOFF
       p = f[2]; b = f[4]; dir = f[6]; kind = f[7]; head = 20 + 4 * f[8]
       if (kind == "all") { payload[dir] += b - p * head; data[dir] += p } else { data[dir] -= p; empty[dir] += p }
       seen[dir] = 1
     }
-    END { if (seen["c2s"] && seen["s2c"]) printf "%d %d %d %d %d %d", payload["c2s"], payload["s2c"], data["c2s"], data["s2c"], empty["c2s"], empty["s2c"] }')"
+    END { if (seen["c2s"] && seen["s2c"]) printf "%.0f %.0f %.0f %.0f %.0f %.0f", payload["c2s"], payload["s2c"], data["c2s"], data["s2c"], empty["c2s"], empty["s2c"] }'
 }
 
 # tso, gso and gro of the client's end as ethtool -K arguments ("tso on gso on gro off").

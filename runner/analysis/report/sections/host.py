@@ -68,7 +68,8 @@ def floor(ctx: Context) -> list:
                      else "✅ met" if flags.meets_floor_target(multiple, lang) else "❌ not met"])
     if rows:
         out += [Paragraph(f"Each language's `{figures.baseline}` ping (the same implementation as client and server) "
-                          f"against the floor's p50 ({num(floor_p50.median)} µs"
+                          "against its floor: the one taken before its server group where the run took one, else "
+                          f"the pass's ({num(floor_p50.median)} µs"
                           f"{', median of the passes' if figures.multi else ''}). "
                           f"Targets: every language within {FLOOR_TARGET}× of the floor, "
                           + ", ".join(f"{k.capitalize()} within {v}×" for k, v in FLOOR_TARGETS.items()) + "."),
