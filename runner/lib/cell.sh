@@ -98,28 +98,24 @@ warm_cell() {
   done
 }
 
-# wire_json VAR "BYTES_C2S BYTES_S2C PACKETS_C2S PACKETS_S2C": the veth counters of netns_wire as a JSON
-# object in VAR, or null without them (no namespaces).
-wire_json() {
-  local -a f
-  read -r -a f <<<"$2"
-  if ((${#f[@]} == 4)); then
-    printf -v "$1" '{"bytes_c2s": %s, "bytes_s2c": %s, "packets_c2s": %s, "packets_s2c": %s}' "${f[@]}"
-  else
-    printf -v "$1" 'null'
-  fi
-}
+# The named fields of the counters written into the facts (runner/FACTS.md): the veth's (netns_wire) and the
+# segments' (netns_segments), in the order those functions print them.
+WIRE_FIELDS="bytes_c2s bytes_s2c packets_c2s packets_s2c"
+SEGMENT_FIELDS="payload_c2s payload_s2c data_segments_c2s data_segments_s2c empty_segments_c2s empty_segments_s2c"
 
-# segments_json VAR "PAYLOAD_C2S PAYLOAD_S2C DATA_C2S DATA_S2C EMPTY_C2S EMPTY_S2C": netns_segments' counters as
-# a JSON object in VAR, or null without them.
-segments_json() {
-  local -a f
-  read -r -a f <<<"$2"
-  if ((${#f[@]} == 6)); then
-    printf -v "$1" '{"payload_c2s": %s, "payload_s2c": %s, "data_segments_c2s": %s, "data_segments_s2c": %s, "empty_segments_c2s": %s, "empty_segments_s2c": %s}' "${f[@]}"
-  else
+# counters_json VAR "FIELD..." "VALUE...": the values as a JSON object of numbers under the fields, in VAR, or
+# null when there are not as many values as fields (counters that could not be read: no namespaces, no nftables).
+counters_json() {
+  local -a _fields _values
+  local _i _out=""
+  read -r -a _fields <<<"$2"
+  read -r -a _values <<<"$3"
+  if ((${#_values[@]} != ${#_fields[@]})); then
     printf -v "$1" 'null'
+    return
   fi
+  for _i in "${!_fields[@]}"; do _out+="${_out:+, }\"${_fields[$_i]}\": ${_values[$_i]}"; done
+  printf -v "$1" '{%s}' "$_out"
 }
 
 # group_json VAR "TICKS RSS HWM THREADS": a process group's sample_group as a JSON object in VAR.
@@ -156,8 +152,8 @@ time_workload() {
     ((rc == 0)) || return "$rc"
     answered=0
     if [[ "$CLIENT_ANSWER" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then answered="${BASH_REMATCH[1]}"; fi
-    wire_json wire_before "$wb"
-    wire_json wire_after "$wa"
+    counters_json wire_before "$WIRE_FIELDS" "$wb"
+    counters_json wire_after "$WIRE_FIELDS" "$wa"
     printf -v "rows[$rep]" '{"calls": %s, %s, %s, "wire_before": %s, "wire_after": %s}' "$answered" \
       "\"client_cpu_us_before\": $cb, \"server_cpu_us_before\": $sb" \
       "\"client_cpu_us_after\": $ca, \"server_cpu_us_after\": $sa" "$wire_before" "$wire_after"
@@ -223,10 +219,10 @@ count_wire() {
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $count}" || continue
     netns_wire after "$CLIENT_PID"
     netns_segments segments_after
-    wire_json before_json "$before"
-    wire_json after_json "$after"
-    segments_json segments_before "$segments_before"
-    segments_json segments_after "$segments_after"
+    counters_json before_json "$WIRE_FIELDS" "$before"
+    counters_json after_json "$WIRE_FIELDS" "$after"
+    counters_json segments_before "$SEGMENT_FIELDS" "$segments_before"
+    counters_json segments_after "$SEGMENT_FIELDS" "$segments_after"
     printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s}\n' \
       "$name" "$count" "$before_json" "$after_json" "$segments_before" "$segments_after" >>"$cell_dir/wire.jsonl"
   done < <(plan_rows "$protocol")

@@ -57,9 +57,10 @@ main() {
   : >"$out/failures"
   for i in "${!lists[@]}"; do
     run="$out/run$i"
-    check_records "$run" | sort -u >>"$out/failures"
+    check_records "$run" | sort -u >"$run.failures"
+    cat "$run.failures" >>"$out/failures"
     cells=$((cells + $(jq -r 'select(.workload == "vectors") | .cell' "$run/results.jsonl" | sort -u | wc -l)))
-    failed=$((failed + $(check_records "$run" | awk '{print $2}' | sort -u | wc -l)))
+    failed=$((failed + $(awk '{print $2}' "$run.failures" | sort -u | wc -l)))
     unsupported=$((unsupported + $(jq -r 'select(.workload == "vectors" and .status == "unsupported") | .cell' "$run/results.jsonl" | sort -u | wc -l)))
     known=$((known + $(jq '[.expected[].cell] | unique | length' "$run/verdict.json")))
   done
