@@ -82,14 +82,12 @@ class BodyLimitTest {
 
     @Test
     void aBodyDeclaredOverTheLimitIsRefusedBeforeItIsRead() throws Exception {
-        try (Socket socket = connect()) {
-            OutputStream out = socket.getOutputStream();
+        Answer answer = exchange(out -> {
             out.write(("POST /count HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: "
                     + (4L << 30) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(new byte[1024]);
-            out.flush();
-            assertEquals(413, status(socket.getInputStream()));
-        }
+        });
+        assertEquals(413, answer.status, answer.text);
         assertServes();
     }
 
@@ -126,15 +124,12 @@ class BodyLimitTest {
         }
         byte[] body = zipped.toByteArray();
         assertTrue(body.length < MIB, "a gzip bomb: " + body.length + " bytes");
-        try (Socket socket = connect()) {
-            OutputStream out = socket.getOutputStream();
+        Answer answer = exchange(out -> {
             out.write(("POST /gunzip HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n"
-                    + "Content-Length: " + body.length
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(body);
-            out.flush();
-            assertEquals(413, status(socket.getInputStream()));
-        }
+        });
+        assertEquals(413, answer.status, answer.text);
         assertServes();
     }
 
@@ -143,19 +138,34 @@ class BodyLimitTest {
 
     /** {@code count} chunks of {@code chunk} as a chunked body, written while the answer is read. */
     private static Answer chunked(String path, byte[] chunk, int count) throws Exception {
+        return exchange(out -> {
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            byte[] size = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < count; i++) {
+                out.write(size);
+                out.write(chunk);
+                out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        });
+    }
+
+    /** What a test writes to the host's socket. */
+    private interface Request {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /**
+     * Writes beside the read: the host answers a body it refuses and closes before the client has written it
+     * all, which breaks the pipe of a write that came first.
+     */
+    private static Answer exchange(Request request) throws Exception {
         try (Socket socket = connect()) {
             OutputStream out = socket.getOutputStream();
             CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
                 try {
-                    out.write(("POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
-                            + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                    byte[] size = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
-                    for (int i = 0; i < count; i++) {
-                        out.write(size);
-                        out.write(chunk);
-                        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
-                    }
-                    out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    request.writeTo(out);
                     out.flush();
                 } catch (IOException refused) {
                     // The server answered and closed before the whole body was sent.
