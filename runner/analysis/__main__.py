@@ -38,6 +38,9 @@ def prepare(args) -> int:
     # opt-in protocols the profile did not take: the report names them with the registry's reason
     env["run"]["left_out"] = json.loads(args.left_out)
     env["run"]["processes"] = args.processes_note or "not recorded"
+    spin = dict(entry.split("=", 1) for entry in args.server_spin.split(",") if entry)
+    if spin:  # a calibration run (--inject-server-spin): its servers were made slower on purpose
+        env["run"]["injected_server_spin_us"] = {lang: int(us) for lang, us in spin.items()}
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
     return 0
@@ -310,6 +313,7 @@ def main(argv=None) -> int:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--left-out", default="[]", help="JSON list of {protocol, reason} the profile left out")
     s.add_argument("--processes-note", default="", help="how servers and clients live across cells")
+    s.add_argument("--server-spin", default="", help="LANGUAGE=US,...: the slowdown injected into servers")
     s.set_defaults(func=prepare)
     s = sub.add_parser("fold", help="append the final records of a finished step from its facts.jsonl")
     s.add_argument("--run", required=True)

@@ -56,10 +56,18 @@ link_logs() {
   done
 }
 
+# The microseconds --inject-server-spin asks of LANGUAGE's servers, or nothing.
+server_spin_us() {
+  local entry
+  for entry in ${SERVER_SPIN//,/ }; do
+    if [[ "${entry%%=*}" == "$1" ]]; then printf '%s\n' "${entry#*=}"; fi
+  done
+}
+
 # serve_cell CELL CELL_DIR HOST: the live server of the cell's protocol and server implementation, started
 # (and waited for) when there is none. Sets SERVER_NEW; returns 1 with READY_ERROR when it is not ready.
 serve_cell() {
-  local cell="$1" cell_dir="$2" host="$3" key dir scratch
+  local cell="$1" cell_dir="$2" host="$3" key dir scratch spin
   local -a argv launch=() pin=()
   key="$(jq -r '"\(.protocol)|\(.server)"' <<<"$cell")"
   SERVER_NEW=0
@@ -75,6 +83,8 @@ serve_cell() {
   scratch=$(scratch_dir "$(jq -r .protocol <<<"$cell")")
   rm -rf "$scratch" && mkdir -p "$scratch"
   mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT" "$scratch")
+  spin=$(server_spin_us "$(jq -r .server_language <<<"$cell")")
+  if [[ -n "$spin" ]]; then argv=(env "RPCMATRIX_SERVER_SPIN_US=$spin" "${argv[@]}"); fi
   mapfile -t pin < <(pin_prefix server)
   mapfile -t launch < <(netns_prefix server)
   start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${pin[@]}" "${argv[@]}"

@@ -7,7 +7,7 @@
 parse_options() {
   PROFILE="default" PROTOCOLS="" SERVERS="" CLIENTS="" CELLS="" OUT="" USE_NETNS=1 FIXED_PORT=0
   READY_TIMEOUT=60 COMMAND_TIMEOUT="" KNOWN_FAILURES="$ROOT/runner/known-failures.json" SKIP_BUILD=0
-  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" POSITIONAL=() PASSES="" SEED="" USE_PIN=1
+  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" POSITIONAL=() PASSES="" SEED="" USE_PIN=1 SERVER_SPIN=""
   while (($# > 0)); do
     case "$1" in
       --profile) PROFILE="${2:?--profile needs a name}" && shift ;;
@@ -28,6 +28,7 @@ parse_options() {
       --skip-build) SKIP_BUILD=1 ;;
       --manifests) MANIFEST_DIR="${2:?--manifests needs a folder}" && shift ;;
       --idl) IDL_DIR="${2:?--idl needs a folder}" && shift ;;
+      --inject-server-spin) SERVER_SPIN="${2:?--inject-server-spin needs LANGUAGE=MICROSECONDS}" && shift ;;
       -*) die "unknown option '$1' (see runner/rpcmatrix --help)" ;;
       *) POSITIONAL+=("$1") ;;
     esac
@@ -38,6 +39,8 @@ parse_options() {
   [[ "$COMMAND_TIMEOUT" =~ ^[0-9]*$ ]] || die "--command-timeout takes whole seconds"
   [[ "$PASSES" =~ ^([1-9][0-9]*)?$ ]] || die "--passes takes a whole number of 1 or more"
   [[ "$SEED" =~ ^[0-9]*$ ]] || die "--seed takes a whole number"
+  [[ "$SERVER_SPIN" =~ ^([a-z0-9_-]+=[0-9]+(,[a-z0-9_-]+=[0-9]+)*)?$ ]] ||
+    die "--inject-server-spin takes LANGUAGE=MICROSECONDS[,...], e.g. java=20, not '$SERVER_SPIN'"
   [[ -d "$IDL_DIR" ]] || die "no contract folder $IDL_DIR"
   IDL_DIR=$(cd "$IDL_DIR" && pwd)
   [[ -f "$IDL_DIR/protocols.json" ]] || die "no protocol registry $IDL_DIR/protocols.json"
@@ -74,6 +77,16 @@ select_cells() {
   while read -r slug columns; do WARMUP_OWED["$slug"]="$columns"; done <"$dir/warmup.tsv"
   rm -rf "$dir"
   [[ -n "$CELL_LINES" ]] || die "no cell matches the selection"
+}
+
+# Each language --inject-server-spin names must be one the manifests declare.
+check_server_spin() {
+  local entry known
+  known=$(jq -r '[.[].language] | join(", ")' <<<"$MANIFESTS_JSON")
+  for entry in ${SERVER_SPIN//,/ }; do
+    jq -e --arg l "${entry%%=*}" 'any(.[]; .language == $l)' <<<"$MANIFESTS_JSON" >/dev/null ||
+      die "--inject-server-spin: unknown language '${entry%%=*}'; known: $known"
+  done
 }
 
 list_cells() {
@@ -338,7 +351,7 @@ prepare_run() {
   "$PYTHON" -m analysis prepare --run "$OUT" --idl "$IDL_DIR" --profile "$PROFILE" --wire-note "$WIRE_NOTE" \
     --cpu-note "$CPU_NOTE" --pin-note "$PIN_NOTE" --passes "$PASSES" --seed "$SEED" \
     --manifests "$MANIFEST_DIR" --cells <(printf '%s\n' "$CELL_LINES") --left-out "$LEFT_OUT_JSON" \
-    --processes-note "$(processes_note)" ||
+    --processes-note "$(processes_note)" --server-spin "$SERVER_SPIN" ||
     die "could not prepare the run (see above)"
 }
 
@@ -348,6 +361,7 @@ run_command() {
   if [[ "$command" == run ]]; then resume_arguments "$@"; else RESUME_ARGS=("$@"); fi
   parse_options "${RESUME_ARGS[@]}"
   select_cells
+  check_server_spin
   case "$command" in
     cells)
       list_cells

@@ -139,6 +139,21 @@ await_file() {
   [[ "$output" == *"--passes takes a whole number of 1 or more"* ]]
 }
 
+@test "--inject-server-spin: only the named language's servers get the spin; the run says so; bad values refused" {
+  run "$RPCM" run "${FAST[@]}" --protocol echo --inject-server-spin beta=7
+  [ "$status" -eq 0 ]
+  record_holds 'echo/alpha→beta' ping '.facts.server.spin_us == "7"'
+  record_holds 'echo/beta→alpha' ping '.facts.server | has("spin_us") | not'
+  jq -e '.run.injected_server_spin_us == {"beta": 7}' "$OUT/env.json" >/dev/null
+  grep -q "injected" "$OUT/REPORT.md"
+  run "$RPCM" run "${FAST[@]}" --protocol echo --inject-server-spin gamma=7
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--inject-server-spin: unknown language 'gamma'; known: alpha, beta"* ]]
+  run "$RPCM" run "${FAST[@]}" --protocol echo --inject-server-spin beta=fast
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--inject-server-spin takes LANGUAGE=MICROSECONDS"* ]]
+}
+
 @test "commands: the exact argv of a cell, placeholders filled (protocol included)" {
   run "$RPCM" commands 'echo/alpha→beta' --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]

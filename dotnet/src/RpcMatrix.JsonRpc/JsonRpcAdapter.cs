@@ -9,7 +9,7 @@ namespace RpcMatrix.JsonRpc
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new JsonRpcBenchServer(new ReferenceBench(), options.Protocol.Gzip());
+            return new JsonRpcBenchServer(InjectedSpin.Served(), options.Protocol.Gzip());
         }
 
         public IBenchClient CreateClient(Options options)

@@ -8,7 +8,7 @@ namespace RpcMatrix.RawTcp
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new RawTcpServer(new ReferenceBench());
+            return new RawTcpServer(InjectedSpin.Served());
         }
 
         public IBenchClient CreateClient(Options options)

@@ -8,7 +8,7 @@ namespace RpcMatrix.Remoting
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new RemotingBenchServer(new ReferenceBench());
+            return new RemotingBenchServer(InjectedSpin.Served());
         }
 
         public IBenchClient CreateClient(Options options)

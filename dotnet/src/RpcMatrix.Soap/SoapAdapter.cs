@@ -10,7 +10,7 @@ namespace RpcMatrix.Soap
         {
             var binding = SoapBindings.For(options.Protocol);
             var published = new SoapMetadataDocuments(options.IdlDirectory, binding.MessageVersion);
-            return new SoapHttpServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion), published);
+            return new SoapHttpServer(binding, new SoapDispatcher(InjectedSpin.Served(), binding.MessageVersion), published);
         }
 
         public IBenchClient CreateClient(Options options)

@@ -9,7 +9,7 @@ namespace RpcMatrix.XmlRpc
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new XmlRpcBenchServer(new ReferenceBench(), options.Protocol.Gzip());
+            return new XmlRpcBenchServer(InjectedSpin.Served(), options.Protocol.Gzip());
         }
 
         public IBenchClient CreateClient(Options options)

@@ -375,6 +375,10 @@ def provenance(ctx: Context) -> str:
             ["profile, passes, seed", f"{prof.get('name')}, {len(ctx.figures.passes)}, {prof.get('seed', '–')}"],
             ["start, end", f"{times[0] if times else '?'} – {times[-1] if times else '?'}"],
             ["pinning", run.get("pin") or "not recorded"]]
+    if run.get("injected_server_spin_us"):
+        rows.append(["injected slowdown (calibration run)",
+                     ", ".join(f"{lang} servers spin {us} µs per call"
+                               for lang, us in sorted(run["injected_server_spin_us"].items()))])
     versions = sorted(ctx.env.get("versions", {}).items())
     rows.append(["runtimes", ", ".join(f"{k} {v}" for _, vs in versions for k, v in list(vs.items())[:1])])
     # two facts a row, to keep the summary near the top of the page

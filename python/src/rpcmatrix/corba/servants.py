@@ -3,6 +3,7 @@ servant around a reference calculator, and Calculator.release() deactivates it, 
 reference are refused with OBJECT_NOT_EXIST."""
 from __future__ import annotations
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.calculator import ReferenceCalculator
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
@@ -33,7 +34,7 @@ class BenchServant(skeletons.Bench):
     pass
 
 
-_reference = ReferenceBench()
+_reference = injected_spin.served()
 for _operation in OPERATIONS:
     if not _operation.is_stream:
         setattr(BenchServant, _operation.name, _method(_operation, _reference))

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.grpc import mapping, tls
 from rpcmatrix.grpc._generated import bench_pb2_grpc
@@ -85,7 +86,7 @@ def bind(server, options) -> int:
 def start(options) -> RunningServer:
     server = grpc.server(ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="grpc-app"),
                          options=SERVER_OPTIONS)
-    bench_pb2_grpc.add_BenchServicer_to_server(BenchServicer(ReferenceBench()), server)
+    bench_pb2_grpc.add_BenchServicer_to_server(BenchServicer(injected_spin.served()), server)
     port = bind(server, options)
     server.start()
     return RunningServer(server, port)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pyhessian.protocol import Call
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
@@ -44,7 +45,7 @@ def _handler(operation: Operation, reference: ReferenceBench):
 
 class HessianServer:
     def __init__(self, host: str, port: int):
-        reference = ReferenceBench()
+        reference = injected_spin.served()
         self._handlers = {op.name: _handler(op, reference) for op in OPERATIONS if not op.is_stream}
         self._http = HttpServer(host, port, self.answer)
         self.port = self._http.port

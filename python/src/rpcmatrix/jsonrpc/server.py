@@ -8,6 +8,7 @@ import json
 
 from jsonrpcserver import Error, InvalidParams, Success, dispatch
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
@@ -39,7 +40,7 @@ def _method(operation: Operation, reference: ReferenceBench):
 
 
 def methods() -> dict:
-    reference = ReferenceBench()
+    reference = injected_spin.served()
     return {op.name: _method(op, reference) for op in OPERATIONS if not op.is_stream}
 
 

@@ -7,16 +7,16 @@ import socketserver
 import sys
 import threading
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import BY_ID
-from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.rawtcp.codec import U16, FrameTooLarge, Reader, begin_frame, decoder, encoder, end_frame, read_frame
 
 STATUS_OK, STATUS_BENCH_ERROR, STATUS_OTHER_ERROR = 0, 1, 2
 
 # Per operation id: the argument decoders, the bound reference method and the result encoder. The
 # registry says rawtcp lacks server streaming, so the stream's id is an unknown operation here.
-_reference = ReferenceBench()
+_reference = injected_spin.served()
 _HANDLERS = {
     op.id: ([decoder(p.type) for p in op.params], getattr(_reference, op.method), encoder(op.returns))
     for op in BY_ID.values()

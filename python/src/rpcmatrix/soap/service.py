@@ -26,6 +26,7 @@ from spyne import (
 )
 from spyne.model.primitive import Int
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
@@ -146,7 +147,7 @@ def _method(operation: Operation, reference: ReferenceBench):
 
 
 def bench_service(reference: ReferenceBench | None = None) -> type:
-    reference = reference or ReferenceBench()
+    reference = reference or injected_spin.served()
     methods = {op.name: _method(op, reference) for op in OPERATIONS if not op.is_stream}
     return type("Bench", (Service,), methods)
 

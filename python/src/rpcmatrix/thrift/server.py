@@ -14,6 +14,7 @@ from thrift.Thrift import TApplicationException
 from thrift.transport.TSocket import TServerSocket
 from thrift.transport.TTransport import TFramedTransportFactory
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.thrift import mapping
@@ -127,7 +128,7 @@ class ThriftServer:
         listener = NoDelayServerSocket(host=host, port=port, socket_family=family)
         listener.listen()
         self.port = listener.handle.getsockname()[1]
-        processor = Bench.Processor(BenchHandler(ReferenceBench()))
+        processor = Bench.Processor(BenchHandler(injected_spin.served()))
         factory = protocol_factory(wire)
         # daemon connection threads: a client that stays connected does not hold the process after stop()
         self._server = _StoppableThreadedServer(processor, listener, TFramedTransportFactory(), factory,

@@ -9,6 +9,7 @@ import threading
 from xmlrpc.client import Fault, dumps, loads
 from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
@@ -104,7 +105,7 @@ class XmlRpcServer:
         handler_class = type("Handler", (_RequestHandler,), {"encode_threshold": 0 if gzip else None})
         self._server = server_class((host, port), requestHandler=handler_class, logRequests=False,
                                     allow_none=False, encoding="utf-8", use_builtin_types=True)
-        reference = ReferenceBench()
+        reference = injected_spin.served()
         for operation in OPERATIONS:
             if not operation.is_stream:
                 self._server.register_function(_handler(operation, reference), operation.name)

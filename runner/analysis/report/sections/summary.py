@@ -228,7 +228,19 @@ def opening(ctx: Context) -> list:
                       f"{run['cpu_model']} ({run['cpus']} CPUs), {run['os']}, kernel {run['kernel']}; "
                       f"{len(figures.protocols)} protocols, {len(figures.cells)} cells. "
                       f"Unexpected failures: {len(v.get('unexpected', []))}, known: {len(v.get('expected', []))}, "
-                      f"stale known-failure entries: {len(v.get('stale', []))}. Cells are `protocol/client→server`.")]
+                      f"stale known-failure entries: {len(v.get('stale', []))}. Cells are `protocol/client→server`.")
+            ] + injected_spin(run)
+
+
+def injected_spin(run: dict) -> list:
+    """A calibration run's warning: its servers were made slower on purpose (--inject-server-spin)."""
+    spin = run.get("injected_server_spin_us")
+    if not spin:
+        return []
+    named = ", ".join(f"{lang} {us} µs" for lang, us in sorted(spin.items()))
+    return [Paragraph(f"**Calibration run, not a measurement of the stacks:** a slowdown was injected on purpose "
+                      f"(`--inject-server-spin`): every contract call of these languages' servers busy-waits "
+                      f"first ({named}). It exists to check that `compare` finds a known change.")]
 
 
 def interop_cell(i: Interop | None) -> str:

@@ -7,6 +7,7 @@ import threading
 
 import grpc
 
+from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.grpc import mapping
@@ -81,7 +82,7 @@ class RunningAioServer:
         self._stopped = asyncio.Event()
         try:
             server = grpc.aio.server(options=SERVER_OPTIONS)
-            bench_pb2_grpc.add_BenchServicer_to_server(AioBenchServicer(ReferenceBench()), server)
+            bench_pb2_grpc.add_BenchServicer_to_server(AioBenchServicer(injected_spin.served()), server)
             self.port = bind(server, options)
             await server.start()
         except BaseException as e:

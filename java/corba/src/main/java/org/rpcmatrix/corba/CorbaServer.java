@@ -12,7 +12,7 @@ import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 import rpcmatrix.BenchOperations;
@@ -49,7 +49,7 @@ final class CorbaServer implements RunningServer {
         root.the_POAManager().activate();
         // The generated tie servant (the POA skeleton, delegating to BenchOperations) over the operation table.
         org.omg.CORBA.Object bench = root.servant_to_reference(new BenchPOATie(
-                OperationProxy.serve(BenchOperations.class, new ReferenceBench(), CorbaMapping.INSTANCE)));
+                OperationProxy.serve(BenchOperations.class, InjectedSpin.served(), CorbaMapping.INSTANCE)));
         org.omg.CORBA.Object calculators = root.servant_to_reference(new CalculatorFactoryServant(root));
         int iiopPort = iiopPort(orb, bench);
         Thread orbThread = new Thread(orb::run, "orb-run");

@@ -16,7 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 
@@ -63,7 +63,7 @@ final class GrpcServer implements RunningServer {
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(workers)
                 .withChildOption(ChannelOption.TCP_NODELAY, true)
-                .addService(new BenchService(new ReferenceBench()));
+                .addService(new BenchService(InjectedSpin.served()));
         if (Security.tls(options.protocol())) {
             SslContext context = Security.server(TlsFiles.in(options.secrets()));
             builder.sslContext(context);

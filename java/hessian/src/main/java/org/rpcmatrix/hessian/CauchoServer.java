@@ -8,7 +8,7 @@ import java.util.Map;
 import javax.servlet.Servlet;
 import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 import org.rpcmatrix.httphost.HttpHost;
@@ -26,7 +26,7 @@ final class CauchoServer {
 
     static RunningServer start(ServerOptions options) throws Exception {
         return HttpHost.start(options, options.protocol().family(),
-                servlets(options.protocol().family(), service(new ReferenceBench())));
+                servlets(options.protocol().family(), service(InjectedSpin.served())));
     }
 
     /** {@link WireApi} answered by {@code bench} through the operation table, values per {@link HessianMapping}. */

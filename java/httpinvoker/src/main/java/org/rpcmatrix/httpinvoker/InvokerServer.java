@@ -12,7 +12,7 @@ import javax.servlet.http.HttpServletResponse;
 import org.rpcmatrix.core.ArrayBudget;
 import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 import org.rpcmatrix.httphost.HttpHost;
@@ -54,7 +54,7 @@ final class InvokerServer {
 
     static RunningServer start(ServerOptions options) throws Exception {
         return HttpHost.start(options, "httpinvoker",
-                Map.of(PATH, servlet(service(new ReferenceBench()))));
+                Map.of(PATH, servlet(service(InjectedSpin.served()))));
     }
 
     /** {@link InvokerApi} answered by {@code bench} through the operation table, values per {@link HttpInvokerMapping}. */

@@ -15,7 +15,7 @@ import javax.servlet.http.HttpServletResponse;
 import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 import org.rpcmatrix.httphost.HttpHost;
@@ -37,7 +37,7 @@ final class JsonRpcBenchServer {
             throw new IllegalArgumentException("jsonrpc4j 1.6's JsonRpcServer cannot serve " + options.protocol().name()
                     + ": it ignores the Accept-Encoding it reads and never reads Content-Encoding");
         }
-        return HttpHost.start(options, "jsonrpc", Map.of(PATH, servlet(service(new ReferenceBench()))));
+        return HttpHost.start(options, "jsonrpc", Map.of(PATH, servlet(service(InjectedSpin.served()))));
     }
 
     /** {@link JsonRpcApi} answered by {@code bench} through the operation table, values per {@link JsonRpcMapping}. */

@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 
@@ -24,7 +24,7 @@ public final class RawTcpServer implements RunningServer {
     private static final int BUFFER_BYTES = 64 * 1024;
     private static final int BACKLOG = 128;
 
-    private final Bench bench = new ReferenceBench();
+    private final Bench bench = InjectedSpin.served();
     private final ServerSocket listener;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final Thread acceptor;

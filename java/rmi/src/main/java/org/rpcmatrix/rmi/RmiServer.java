@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 
@@ -57,7 +57,7 @@ final class RmiServer implements RunningServer {
         int bound = serverSockets.boundPort();
         Exporter exporter = object -> UnicastRemoteObject.exportObject(object, bound, clientSockets, serverSockets,
                 SerialFilter.INSTANCE);
-        RemoteBench bench = OperationProxy.serve(RemoteBench.class, new ReferenceBench(), RmiMapping.INSTANCE);
+        RemoteBench bench = OperationProxy.serve(RemoteBench.class, InjectedSpin.served(), RmiMapping.INSTANCE);
         CalculatorFactoryServant factory = new CalculatorFactoryServant(exporter);
         registry.rebind("Bench", exporter.export(bench));
         registry.rebind("CalculatorFactory", exporter.export(factory));

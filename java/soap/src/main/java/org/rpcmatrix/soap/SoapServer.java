@@ -14,7 +14,7 @@ import org.apache.cxf.ws.security.wss4j.WSS4JOutInterceptor;
 import org.apache.wss4j.common.cache.WSS4JCacheUtil;
 import org.eclipse.jetty.server.ServerConnector;
 import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 import org.rpcmatrix.soap.generated.Bench;
@@ -54,7 +54,7 @@ public final class SoapServer implements RunningServer {
             factory.setBus(bus);
             factory.setServiceClass(Bench.class);
             // The generated port type answered by the contract's reference behaviour through the operation table.
-            factory.setServiceBean(OperationProxy.serve(Bench.class, new ReferenceBench(), SoapMapping.INSTANCE));
+            factory.setServiceBean(OperationProxy.serve(Bench.class, InjectedSpin.served(), SoapMapping.INSTANCE));
             factory.setWsdlLocation(SoapPorts.wsdlOf(options.idl(), binding));
             factory.setServiceName(SoapPorts.SERVICE);
             factory.setEndpointName(new QName(SoapPorts.NAMESPACE, binding.portName()));

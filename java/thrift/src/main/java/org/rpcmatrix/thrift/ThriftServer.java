@@ -16,7 +16,7 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.apache.thrift.transport.layered.TLayeredTransport;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 import org.rpcmatrix.core.RunningServer;
 import org.rpcmatrix.core.ServerOptions;
 
@@ -60,7 +60,7 @@ final class ThriftServer implements RunningServer {
                 .maxWorkerThreads(MAX_THREADS)
                 .stopTimeoutVal(STOP_SECONDS)
                 .stopTimeoutUnit(TimeUnit.SECONDS);
-        args.processor(new OperationProcessor(new ReferenceBench()));
+        args.processor(new OperationProcessor(InjectedSpin.served()));
         args.transportFactory(new TFramedTransport.Factory(MAX_FRAME_BYTES));
         args.protocolFactory(wire.protocolFactory());
         TServer server = new TThreadPoolServer(args);

@@ -7,7 +7,7 @@ import org.apache.xmlrpc.server.XmlRpcHandlerMapping;
 import org.apache.xmlrpc.server.XmlRpcServerConfigImpl;
 import org.apache.xmlrpc.webserver.XmlRpcServlet;
 import org.apache.xmlrpc.webserver.XmlRpcServletServer;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.InjectedSpin;
 
 /**
  * The library's servlet, serving the contract in strict XML-RPC. Its vendor extensions stay off, except in the
@@ -44,7 +44,7 @@ final class BenchXmlRpcServlet extends XmlRpcServlet {
 
     @Override
     protected XmlRpcHandlerMapping newXmlRpcHandlerMapping() {
-        return new BenchHandlerMapping(new ReferenceBench());
+        return new BenchHandlerMapping(InjectedSpin.served());
     }
 
     /**
