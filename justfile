@@ -38,6 +38,12 @@ agree +RUNS:
 compare A B *ARGS:
     PYTHONPATH=runner .venv/bin/python -m analysis compare '{{A}}' '{{B}}' {{ARGS}}
 
+# compare's calibration (runner/README.md): two runs of one commit and a third with a slowdown injected into one
+# language's servers (runner/rpcmatrix run --inject-server-spin java=20); CALIBRATION.md into B
+[group('bench')]
+calibrate A A2 B *ARGS:
+    PYTHONPATH=runner .venv/bin/python -m analysis calibrate '{{A}}' '{{A2}}' '{{B}}' {{ARGS}}
+
 # The runs' database (results/history.sqlite, or $RPCMATRIX_HISTORY): just history load RUN, just history show 'grpc/java→java' --workload ping
 [group('bench')]
 history *ARGS:

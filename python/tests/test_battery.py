@@ -7,7 +7,7 @@ import zlib
 
 from helpers import start_server
 from rpcmatrix.battery import gzip_bomb, table, wire
-from rpcmatrix.battery.__main__ import main
+from rpcmatrix.battery.__main__ import _IDL, main
 
 
 def test_every_family_of_the_battery_has_attacks_and_gzip_bombs_only_where_bodies_may_be_compressed():
@@ -15,6 +15,13 @@ def test_every_family_of_the_battery_has_attacks_and_gzip_bombs_only_where_bodie
     assert "gzip-bomb" not in table.attacks_for("xmlrpc", "xmlrpc")
     for family in table.BY_FAMILY:
         assert all(a in table.ATTACKS for a in table.attacks_for(family, family))
+
+
+def test_every_protocol_the_battery_takes_has_attacks_for_its_registered_family():
+    from rpcmatrix.contract.catalog import load_protocol
+    for protocol in table.PROTOCOLS:
+        family = load_protocol(_IDL, protocol).family
+        assert table.attacks_for(protocol, family), f"{protocol} ({family}) would be started and not attacked"
 
 
 def test_the_gzip_bomb_inflates_to_256_mib_of_a_valid_call():

@@ -218,6 +218,22 @@ def compare_runs(args) -> int:
     return 0
 
 
+def calibrate_runs(args) -> int:
+    """compare's calibration from two runs of one commit (A, A2) and one with a slowdown injected (B)."""
+    from . import calibration
+    try:
+        result = calibration.calibrate(Path(args.a), Path(args.a2), Path(args.b), args.threshold, args.alpha)
+    except calibration.CalibrationError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else Path(args.b) / calibration.CALIBRATION_REPORT
+    text = calibration.render(result)
+    out.write_text(text, encoding="utf-8")
+    print(f"rpcmatrix: {out}", file=sys.stderr)
+    sys.stdout.write(text[:text.index("## A/B pairs")])
+    return 0
+
+
 def history_cmd(args) -> int:
     from . import history
     db_url = history.url(args.history)
@@ -396,6 +412,14 @@ def main(argv=None) -> int:
                    help="the values compared: each repetition's median (default) or each pass's p50")
     s.add_argument("--history", help="database URL (default: $RPCMATRIX_HISTORY, else results/history.sqlite)")
     s.set_defaults(func=compare_runs)
+    s = sub.add_parser("calibrate", help="compare's calibration: A/A and A/B with a known slowdown (CALIBRATION.md)")
+    s.add_argument("a", help="a run folder")
+    s.add_argument("a2", help="a run folder of the same commit and profile as A")
+    s.add_argument("b", help="a run folder of the same commit and profile, made with --inject-server-spin")
+    s.add_argument("--out", help="where to write CALIBRATION.md (default: into B's folder)")
+    s.add_argument("--threshold", type=float, default=0.05, help="the least change that counts (0.05 = 5%%)")
+    s.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm's correction")
+    s.set_defaults(func=calibrate_runs)
     s = sub.add_parser("history", help="the runs' database: load RUN..., or show CELL [--workload W]")
     hs = s.add_subparsers(dest="action", required=True)
     h = hs.add_parser("load", help="put runs into the database (again: replaced, not duplicated)")

@@ -11,6 +11,8 @@ from .report.markdown import table
 
 TOLERANCE = 0.05
 TARGET = 0.90
+# the data bytes a protocol sends do not depend on timing: every pair's must agree this closely
+BYTES_TOLERANCE = 0.02
 PSEUDO = ("floor", "handler")
 
 
@@ -24,6 +26,7 @@ class Series:
     def __init__(self, label: str, recs: list[dict], baseline: str):
         self.label = label
         p50s: dict[tuple, list[float]] = {}
+        payloads: dict[tuple, list[float]] = {}
         self.meta: dict[str, dict] = {}
         floors, probes = [], {}
         for r in recs:
@@ -38,8 +41,14 @@ class Series:
                 probes[(r["cell"], r.get("pass", 1))] = r["calibration_ns"]
             if r["workload"] != "vectors" and _timed(r):
                 p50s.setdefault((r["cell"], r["workload"]), []).append(r["rtt_us"]["p50"])
+                wire = r.get("wire_per_call") or {}
+                for way in ("c2s", "s2c"):
+                    if wire.get(f"payload_{way}") is not None:
+                        payloads.setdefault((r["cell"], r["workload"], way), []).append(wire[f"payload_{way}"])
         # a run of several passes counts with the median of its passes
         self.p50 = {k: statistics.median(v) for k, v in p50s.items()}
+        # the TCP payload per call each way (cell, workload, "c2s" | "s2c"): what the protocol sends, timing apart
+        self.payload = {k: statistics.median(v) for k, v in payloads.items()}
         self.floor = statistics.median(floors) if floors else None
         self.probe = statistics.median(probes.values()) if probes else None
         self.ratio = self._ratios(baseline)
@@ -94,8 +103,8 @@ def agreement(series: list[Series], attr: str) -> dict:
     return out
 
 
-def share(found: dict) -> tuple[int, int]:
-    return sum(1 for _, _, worst in found.values() if worst <= TOLERANCE + 1e-12), len(found)
+def share(found: dict, tolerance: float = TOLERANCE) -> tuple[int, int]:
+    return sum(1 for _, _, worst in found.values() if worst <= tolerance + 1e-12), len(found)
 
 
 def _pct(k: int, n: int) -> str:
@@ -144,6 +153,7 @@ def render(runs: list[Path]) -> str:
     out += table(["cell", "workload", "p50 per run, µs", "median", "worst deviation"],
                  [[f"`{c}`", w, " / ".join(_num(v) for v in values), _num(med), f"{dev:.0%}"]
                   for (c, w), (values, med, dev) in worst])
+    out += payload_agreement(series)
     out += ["## What limits agreement", "",
             "The machine's floor (C ping-pong p50) and the fixed CPU probe's median in each run: when these move, "
             "every cell moves with them.", ""]
@@ -154,3 +164,22 @@ def render(runs: list[Path]) -> str:
         ci = stats.median_ci(floors)
         out += [f"Floor across the runs: median {_num(ci['median'])} µs, max/min ×{max(floors) / min(floors):.2f}.", ""]
     return "\n".join(out) + "\n"
+
+
+def payload_agreement(series: list[Series]) -> list[str]:
+    """The TCP payload per call, each way, of every pair counted in all runs: each run within ±2% of the
+    median across the runs (the bytes a protocol sends do not depend on timing; every pair must agree)."""
+    found = agreement(series, "payload")
+    if not found:
+        return ["## Data bytes per call", "", "No pair has its TCP payload counted in every run.", ""]
+    k, n = share(found, BYTES_TOLERANCE)
+    out = ["## Data bytes per call", "",
+           f"The TCP payload per call each way (the counting pass, bare ACKs apart): {k} of {n} (pair, direction) "
+           f"within ±{BYTES_TOLERANCE:.0%} of their median across the runs "
+           f"({'✅ every one' if k == n else '❌ not every one'}).", ""]
+    outside = sorted(((key, v) for key, v in found.items() if v[2] > BYTES_TOLERANCE + 1e-12), key=lambda kv: -kv[1][2])
+    if outside:
+        out += table(["cell", "workload", "direction", "bytes per call per run", "median", "worst deviation"],
+                     [[f"`{c}`", w, way, " / ".join(_num(v) for v in values), _num(med), f"{dev:.1%}"]
+                      for (c, w, way), (values, med, dev) in outside[:20]])
+    return out

@@ -22,8 +22,18 @@ from pathlib import Path
 GROWTH_KB = 64 * 1024  # a VmRSS rise this large after one attack is flagged as memory growth
 DENIED = ("refused", "closed", "held")
 # What an attack achieved, beyond an answer: a file's canary read, a DTD fetched, entities expanded, a foreign
-# class instantiated.
-BREACHES = ("leaked", "fetched", "expanded", "instantiated")
+# class instantiated, content nobody signed executed.
+BREACHES = ("leaked", "fetched", "expanded", "instantiated", "executed-unsigned")
+
+
+LEGEND = ("Each attack runs on its own against one server process per protocol and server implementation "
+          "(python/src/rpcmatrix/battery), bounded to seconds. **refused**: an error came back; **closed**: the "
+          "server closed without a word; **held**: the connection was still open, unanswered, at the attack's "
+          "time bound; **answered**: the server took the hostile request as a correct one. Flags: not served "
+          "during (a valid ping on a new connection failed while the attack's connections were open), down "
+          f"after (it failed after), +N MiB (VmRSS of the server's process group rose by {GROWTH_KB // 1024} MiB "
+          "or more). sigterm: the time from SIGTERM to the end of the process group (killed after 5 s).")
+EXPECTED = Path(__file__).resolve().parents[1] / "battery-expected.json"
 
 
 def load_lines(path: Path) -> list[dict]:
@@ -95,22 +105,28 @@ def regressions(lines: list[dict], expected: list[dict]) -> tuple[list[str], lis
     return bad, changed
 
 
-def matrix(lines: list[dict]) -> list[str]:
+def matrix_table(lines: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """The survival matrix as a header and rows: one row per server, one column per attack, sigterm last."""
     attacks = list(dict.fromkeys(line["attack"] for line in lines if line["attack"] not in ("sigterm", "start")))
     attacks.append("sigterm")
     servers = list(dict.fromkeys((line["protocol"], line["server"]) for line in lines))
     by_key = {key(line): line for line in lines}
-    out = ["| protocol/server | " + " | ".join(attacks) + " |", "|" + " --- |" * (len(attacks) + 1)]
+    rows = []
     for protocol, server in servers:
         start = by_key.get(("start", protocol, server))
         if start is not None:
-            out.append(f"| `{protocol}/{server}` | did not start: {_cell_text(start['answer'])} |"
-                       + " |" * (len(attacks) - 1))
+            rows.append([f"`{protocol}/{server}`", f"did not start: {_cell_text(start['answer'])}"]
+                        + [""] * (len(attacks) - 1))
             continue
-        cells = [verdict(by_key[(a, protocol, server)]) if (a, protocol, server) in by_key else "–"
-                 for a in attacks]
-        out.append(f"| `{protocol}/{server}` | " + " | ".join(cells) + " |")
-    return out
+        rows.append([f"`{protocol}/{server}`"] + [verdict(by_key[(a, protocol, server)])
+                                                  if (a, protocol, server) in by_key else "–" for a in attacks])
+    return ["protocol/server", *attacks], rows
+
+
+def matrix(lines: list[dict]) -> list[str]:
+    header, rows = matrix_table(lines)
+    return (["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+            + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def answers(lines: list[dict]) -> list[str]:
@@ -154,14 +170,7 @@ def negative_tests(run: Path) -> list[str]:
 
 
 def render(lines: list[dict], bad: list[str], changed: list[str], vectors_run: Path | None) -> str:
-    out = ["# Battery: what each server does with hostile input", "",
-           "Each attack runs on its own against one server process per protocol and server implementation "
-           "(python/src/rpcmatrix/battery), bounded to seconds. **refused**: an error came back; **closed**: the "
-           "server closed without a word; **held**: the connection was still open, unanswered, at the attack's "
-           "time bound; **answered**: the server took the hostile request as a correct one. Flags: not served "
-           "during (a valid ping on a new connection failed while the attack's connections were open), down "
-           f"after (it failed after), +N MiB (VmRSS of the server's process group rose by {GROWTH_KB // 1024} MiB "
-           "or more). sigterm: the time from SIGTERM to the end of the process group (killed after 5 s).", "",
+    out = ["# Battery: what each server does with hostile input", "", LEGEND, "",
            "## Survival matrix", ""] + matrix(lines) + [""]
     out += ["## Against the expected outcomes (runner/battery-expected.json)", ""]
     out += [f"- REGRESSION: {b}" for b in bad] or ["- no regression"]

@@ -9,10 +9,15 @@ from . import records
 
 FILES = ("REPORT.md", "env.json", "verdict.json", "junit.xml", "results.csv", "cells.jsonl")
 # Written by render for every run since the report was split (report.html, the per-protocol files), or only
-# for some runs (a study's STUDY.md, AGREEMENT.md, the servers' exits of a schema-3 run).
-OPTIONAL = ("AGREEMENT.md", "STUDY.md", "report.html", records.SERVER_EXITS)
+# for some runs (a study's STUDY.md, AGREEMENT.md, COMPARE.md and CALIBRATION.md when made, the servers' exits of a
+# schema-3 run, a battery attached).
+OPTIONAL = ("AGREEMENT.md", "STUDY.md", "COMPARE.md", "CALIBRATION.md", "report.html", records.SERVER_EXITS,
+            "battery.jsonl")
 OPTIONAL_FOLDERS = ("report",)
 SAMPLES_LIMIT = 2 * 1024 * 1024
+# The exports a full run makes are several MB of text: over this size they are committed gzipped.
+EXPORTS = ("results.csv", "junit.xml")
+GZIP_EXPORTS_ABOVE = 1024 * 1024
 
 
 class PublishError(Exception):
@@ -57,7 +62,8 @@ def publish(run: Path, root: Path, into: Path) -> Path:
     """Copies the run's report (REPORT.md, its per-protocol files in report/, report.html), environment,
     verdict, exports, cells, plan (and AGREEMENT.md, STUDY.md, and the servers' exits its records refer to)
     into into/<run folder name>/, results.jsonl gzipped with only the last record
-    of each (cell, workload, pass), samples.jsonl.gz only if under 2 MiB. Returns the folder."""
+    of each (cell, workload, pass), results.csv and junit.xml gzipped when over 1 MiB, samples.jsonl.gz only
+    if under 2 MiB. Returns the folder."""
     run = run.resolve()
     env = check(run, root)
     missing = [name for name in (*FILES, "results.jsonl") if not (run / name).exists()]
@@ -69,8 +75,15 @@ def publish(run: Path, root: Path, into: Path) -> Path:
     if target.exists():
         raise PublishError(f"{target} exists already: remove it to publish this run again")
     target.mkdir(parents=True)
+    zipped = []
     for name in FILES + OPTIONAL:
-        if (run / name).exists():
+        if not (run / name).exists():
+            continue
+        if name in EXPORTS and (run / name).stat().st_size > GZIP_EXPORTS_ABOVE:
+            with open(run / name, "rb") as src, gzip.open(target / f"{name}.gz", "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            zipped.append(name)
+        else:
             shutil.copy2(run / name, target / name)
     shutil.copytree(run / "plan", target / "plan")
     for name in OPTIONAL_FOLDERS:
@@ -85,6 +98,9 @@ def publish(run: Path, root: Path, into: Path) -> Path:
     lines = [f"# Published run {run.name}", "",
              f"Commit `{env['run'].get('git_commit')}`, profile `{(env['run'].get('profile') or {}).get('name')}`. "
              "The per-cell folders (logs, answers) stay with the run.", ""]
+    if zipped:
+        lines += [f"{' and '.join(f'`{n}`' for n in zipped)} {'are' if len(zipped) > 1 else 'is'} gzipped "
+                  f"(`{zipped[0]}.gz`): over {GZIP_EXPORTS_ABOVE // 2**20} MiB.", ""]
     if samples.exists() and samples.stat().st_size < SAMPLES_LIMIT:
         shutil.copy2(samples, target / samples.name)
         lines.append("Every raw per-call sample is in `samples.jsonl.gz` (one line per cell, workload and pass).")

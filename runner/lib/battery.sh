@@ -78,7 +78,7 @@ attack_server() {
   [[ -z "$BATTERY_ATTACKS" ]] || attacks=(--attacks "$BATTERY_ATTACKS")
   info "battery: $protocol/$server on port $READY_PORT"
   "$PYTHON" -m rpcmatrix.battery attack --protocol "$protocol" --host 127.0.0.1 --port "$READY_PORT" \
-    --pid "$pid" --server "$server" --idl "$IDL_DIR" --secrets "$SECRETS_DIR" --out "$OUT/battery.jsonl" \
+    --pid "$pid" --server "$server" --idl "$IDL_DIR" --secrets "$SECRETS_DIR" --cell "$dir/cell" --out "$OUT/battery.jsonl" \
     "${attacks[@]}" </dev/null 2>>"$dir/battery.log" || rc=$?
   ((rc == 0)) || warn "battery: the attacks on $protocol/$server ended with status $rc (see $dir/battery.log)"
   started=$EPOCHREALTIME
@@ -117,6 +117,24 @@ battery_command() {
   done <<<"$CELL_LINES"
   info "battery: $(wc -l <<<"$CELL_LINES") servers in $((SECONDS - began)) s"
   local -a vectors=()
+  local status=0
   [[ -z "$BATTERY_VECTORS_RUN" ]] || vectors=(--vectors-run "$BATTERY_VECTORS_RUN")
-  "$PYTHON" -m analysis.battery --run "$OUT" --expected "$BATTERY_EXPECTED" "${vectors[@]}"
+  "$PYTHON" -m analysis.battery --run "$OUT" --expected "$BATTERY_EXPECTED" "${vectors[@]}" || status=$?
+  if [[ -n "$BATTERY_VECTORS_RUN" ]]; then attach_battery "$BATTERY_VECTORS_RUN"; fi
+  return "$status"
+}
+
+# attach_battery RUN: the survival matrix into RUN's report (report/hostile-peers.md, and so into what
+# `publish` copies), when RUN was made at the commit the battery ran; the report is rendered again.
+attach_battery() {
+  local run="$1" commit head
+  commit=$(jq -r '.run.git_commit // ""' "$run/env.json" 2>/dev/null) || commit=""
+  head=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null) || head=""
+  if [[ -z "$commit" || "$commit" != "$head" ]]; then
+    warn "battery: not attached to $run: that run is of commit ${commit:-unknown}, the battery of ${head:-unknown}"
+    return 0
+  fi
+  cp "$OUT/battery.jsonl" "$run/battery.jsonl"
+  "$PYTHON" -m analysis render --run "$run" >/dev/null 2>&1 || warn "battery: could not render $run again"
+  info "battery: attached to $run (report/hostile-peers.md)"
 }

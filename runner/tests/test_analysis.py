@@ -1,4 +1,5 @@
 """The runner's analysis: statistics, plans, failure classification and the report, on synthetic data."""
+import gzip
 import json
 import math
 import os
@@ -533,6 +534,20 @@ def test_agreement_share_across_three_runs(tmp_path):
     assert "| run2 | 12 | 300 | 5 |" in text
 
 
+def test_data_bytes_per_call_must_agree_within_2_percent_in_every_pair(tmp_path):
+    runs = _agreement_runs(tmp_path, [{("rmi/a→b", "ping"): 50, ("x/a→b", "w"): 10}] * 3)
+    payloads = [(41.0, 22.0), (41.0, 22.4), (41.0, 23.0)]  # s2c: 22.4 is within 2% of 22.4, 23 and 22 are not
+    for run, (c2s, s2c) in zip(runs, payloads, strict=True):
+        recs = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+        for r in recs:
+            if r["cell"] == "rmi/a→b":
+                r["wire_per_call"] = {"payload_c2s": c2s, "payload_s2c": s2c}
+        (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    text = agreement.render(runs)
+    assert "1 of 2 (pair, direction) within ±2% of their median across the runs (❌ not every one)" in text
+    assert "| `rmi/a→b` | ping | s2c | 22 / 22.4 / 23 | 22.4 | 2.7% |" in text
+
+
 def test_agreement_of_the_passes_of_one_run(tmp_path):
     run = tmp_path / "one"
     run.mkdir()
@@ -573,6 +588,17 @@ def _publishable_run(tmp_path: Path, commit: str, dirty: bool = False, samples_b
                                                for w, n in (("vectors", 1), ("ping", 1), ("vectors", 2))))
     (run / "samples.jsonl.gz").write_bytes(os.urandom(samples_bytes))
     return run
+
+
+def test_publish_gzips_exports_over_a_mib(tmp_path):
+    root, head = _git_tree(tmp_path)
+    run = _publishable_run(tmp_path, head)
+    (run / "results.csv").write_text("a,b\n" * 400_000)
+    target = publish.publish(run, root, tmp_path / "pub")
+    assert not (target / "results.csv").exists()
+    assert gzip.open(target / "results.csv.gz", "rt").read() == (run / "results.csv").read_text()
+    assert (target / "junit.xml").read_text() == "junit.xml"  # small: as it is
+    assert "`results.csv` is gzipped (`results.csv.gz`)" in (target / "PUBLISHED.md").read_text()
 
 
 def test_publish_refuses_a_dirty_run_a_changed_tree_and_another_commit(tmp_path):

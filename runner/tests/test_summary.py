@@ -2,6 +2,7 @@
 to trust the run) and as a short Markdown file linking the detail files; the publication tables."""
 import csv
 import io
+import json
 
 import pytest
 
@@ -81,7 +82,8 @@ def test_trust_counts_the_floor_the_baselines_and_the_passes(small):
 
 def test_report_md_is_the_summary_linking_one_detail_file_per_protocol(small):
     texts = report.files(*small, VERDICT)
-    assert list(texts) == [SUMMARY, "report/rawtcp.md", "report/p1.md", "report/p2.md", "report/run.md"]
+    assert list(texts) == [SUMMARY, "report/rawtcp.md", "report/p1.md", "report/p2.md", "report/hostile-peers.md",
+                           "report/run.md"]
     text = texts[SUMMARY]
     assert len(text.splitlines()) <= 150
     assert text.index("## Interop") < text.index("## Latency: the headline") < text.index("## Bytes per call") \
@@ -93,6 +95,24 @@ def test_report_md_is_the_summary_linking_one_detail_file_per_protocol(small):
     assert "## The machine's floor" in texts["report/run.md"]
     written = report.write(small[0], small[1], small[2], VERDICT)
     assert (small[0] / "report" / "p1.md").read_text(encoding="utf-8") == written["report/p1.md"]
+
+
+def test_a_battery_attached_to_the_run_is_its_survival_matrix_beside_the_negative_tests(small):
+    run = small[0]
+    assert "No battery was attached" in report.files(*small, VERDICT)["report/hostile-peers.md"]
+    lines = [{"attack": "random-bytes", "protocol": "rawtcp", "server": "java", "outcome": "closed",
+              "served_during": True, "served_after": True, "rss_before_kb": 1000, "rss_after_kb": 1100},
+             {"attack": "declared-4gb", "protocol": "rawtcp", "server": "java", "outcome": "answered",
+              "served_during": True, "served_after": False, "rss_before_kb": 1000, "rss_after_kb": 300000},
+             {"attack": "sigterm", "protocol": "rawtcp", "server": "java", "outcome": "stopped", "seconds": 0.4}]
+    (run / "battery.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    texts = report.files(*small, VERDICT)
+    hostile = texts["report/hostile-peers.md"]
+    assert "| protocol/server | random-bytes | declared-4gb | sigterm |" in hostile
+    assert "| `rawtcp/java` | closed |" in hostile and "down after" in hostile and "+291 MiB" in hostile
+    assert "**regression**: declared-4gb on rawtcp/java: closed before, now answered" in hostile
+    assert "2 attacks on 1 servers" in hostile
+    assert "[hostile peers](report/hostile-peers.md): the battery's survival matrix (1 servers" in texts[SUMMARY]
 
 
 def test_publication_tables_in_markdown_csv_and_latex_with_a_caption(small):

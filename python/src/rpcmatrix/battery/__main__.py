@@ -1,7 +1,7 @@
 """python -m rpcmatrix.battery attack --protocol P --host H --port N --pid PID --out FILE [--server NAME]
-[--attacks a,b] [--idl DIR]: runs the attacks that apply to P against the running server and appends one
-JSON line per attack to FILE. `protocols` prints the protocols the battery takes; `attacks --protocol P`
-the attacks that apply to P."""
+[--attacks a,b] [--idl DIR] [--secrets DIR] [--cell DIR]: runs the attacks that apply to P against the
+running server and appends one JSON line per attack to FILE. `protocols` prints the protocols the battery
+takes; `attacks --protocol P` the attacks that apply to P."""
 from __future__ import annotations
 
 import argparse
@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     attack.add_argument("--attacks", default="", help="comma-separated subset (default: all that apply)")
     attack.add_argument("--idl", type=Path, default=_IDL)
     attack.add_argument("--secrets", type=Path, default=None)
+    attack.add_argument("--cell", type=Path, default=None, help="the server's {cell} folder (CORBA's IORs)")
     which = sub.add_parser("attacks", help="the attacks that apply to a protocol")
     which.add_argument("--protocol", required=True)
     which.add_argument("--idl", type=Path, default=_IDL)
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         names = [a for a in names if a in wanted]
     target = Target(options.protocol, family, options.host, options.port, options.pid,
-                    Pinger(options.protocol, options.host, options.port, options.idl, options.secrets))
+                    Pinger(options.protocol, options.host, options.port, options.idl, options.secrets, options.cell))
     options.out.parent.mkdir(parents=True, exist_ok=True)
     for name in names:
         line = run_attack(target, name, options.server)

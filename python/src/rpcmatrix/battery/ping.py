@@ -19,12 +19,14 @@ PING_SECONDS = 5.0
 _PING = BY_NAME["ping"]
 # The protocols whose ping is the suite's Python client (python/manifest.json has a client for each).
 _PYTHON_CLIENTS = {"xmlrpc", "xmlrpc-gzip", "jsonrpc", "hessian1", "rawtcp", "thrift-binary", "thrift-compact",
-                   "soap11", "soap12", "grpc", "corba-ior"}
+                   "soap11", "soap12", "wss-sign", "grpc", "corba-ior"}
 
 
 class Pinger:
-    def __init__(self, protocol: str, host: str, port: int, idl: Path, secrets: Path | None = None):
+    def __init__(self, protocol: str, host: str, port: int, idl: Path, secrets: Path | None = None,
+                 cell: Path | None = None):
         self.protocol, self.host, self.port, self.idl, self.secrets = protocol, host, port, idl, secrets
+        self.cell = cell  # the server's {cell} folder: where a CORBA server leaves its IORs
         self.registered = load_protocol(idl, protocol)
         self.how = "python client" if protocol in _PYTHON_CLIENTS else _RAW_HOW.get(protocol, "tcp connect")
 
@@ -50,7 +52,7 @@ class Pinger:
             family = self.registered.family
             module = importlib.import_module(f"rpcmatrix.{family}.client")
             options = argparse.Namespace(protocol=self.protocol, host=self.host, port=self.port, idl=self.idl,
-                                         secrets=self.secrets, cell=None, registered=self.registered)
+                                         secrets=self.secrets, cell=self.cell, registered=self.registered)
             client = module.connect(options)
             try:
                 client.ping()

@@ -17,6 +17,7 @@ from rpcmatrix.battery import (
     java_serialization,
     jsonrpc_spec,
     random_bytes,
+    signature_wrapping,
     stall,
     truncated_frame,
     wrong_content_type,
@@ -40,10 +41,13 @@ ATTACKS: dict[str, ModuleType] = {
     "java-serialization": java_serialization,
     "truncated-frame": truncated_frame,
     "huge-count": huge_count,
+    "signature-wrapping": signature_wrapping,
 }
 
-_HTTP = ["random-bytes", "half-request-stall", "idle-64", "declared-4gb"]
-_FRAMED = ["random-bytes", "half-request-stall", "idle-64", "declared-4gb", "truncated-frame", "huge-count"]
+# What any TCP server must take, whatever its protocol: garbage, half a request, idle connections.
+_TCP = ["random-bytes", "half-request-stall", "idle-64"]
+_HTTP = _TCP + ["declared-4gb"]
+_FRAMED = _TCP + ["declared-4gb", "truncated-frame", "huge-count"]
 
 _XML = ["wrong-content-type", "invalid-document", "xxe-file", "external-dtd", "entity-expansion", "deep-nesting"]
 
@@ -56,17 +60,25 @@ BY_FAMILY: dict[str, list[str]] = {
     "soap": _HTTP + _XML,
     "rawtcp": _FRAMED,
     "thrift": _FRAMED,
+    # gRPC (HTTP/2 with its own 4 MiB message limit), Java RMI (JRMP, with its deserialization filter), CORBA
+    # (GIOP) and .NET Remoting: the transport-level attacks only, so far
+    "grpc": _TCP,
+    "rmi": _TCP,
+    "corba": _TCP,
+    "dotnet-remoting": _TCP,
 }
 
 # Only where request bodies may be compressed.
 BY_PROTOCOL_EXTRA: dict[str, list[str]] = {
     "xmlrpc-gzip": ["gzip-bomb"],
     "jsonrpc-gzip": ["gzip-bomb"],
+    "wss-sign": ["signature-wrapping"],
 }
 
-# The protocols the battery takes (their plain security variants: TLS and WS-Security ones are left out).
-PROTOCOLS = ("rawtcp", "xmlrpc", "xmlrpc-gzip", "thrift-binary", "soap11", "httpinvoker", "hessian1",
-             "hessian2", "burlap", "jsonrpc", "jsonrpc-gzip")
+# The protocols the battery takes: the plain variants, and of the secured ones wss-sign for its signatures (the
+# TLS variants and the other WS-Security ones are left out).
+PROTOCOLS = ("rawtcp", "xmlrpc", "xmlrpc-gzip", "thrift-binary", "soap11", "wss-sign", "httpinvoker", "hessian1",
+             "hessian2", "burlap", "jsonrpc", "jsonrpc-gzip", "grpc", "rmi", "corba-ior", "remoting-tcp")
 
 
 def attacks_for(protocol: str, family: str) -> list[str]:

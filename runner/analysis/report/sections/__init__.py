@@ -1,9 +1,10 @@
 """Which sections a report has, in order, each built from the run's figures and flags as blocks: REPORT.md's
-summary (summary.py), then a detail file per protocol and one for the run (report/<name>.md beside it)."""
+summary (summary.py), then a detail file per protocol, one for hostile peers (the battery's survival matrix and
+the negative tests) and one for the run (report/<name>.md beside it)."""
 from dataclasses import replace
 
 from ..blocks import Heading, Notes, Numbered, Paragraph
-from . import comparisons, host, overview, summary
+from . import comparisons, host, hostile, overview, summary
 from .context import Context
 from .protocol import protocol
 
@@ -21,6 +22,9 @@ def documents(ctx: Context) -> dict[str, list]:
         out[summary.detail_path(name)] = ([Heading(1, f"`{name}` in run {ctx.run['run_id']}"), back] + blocks[1:]
                                           + notes(mine))
     mine = replace(ctx, notes=Notes())
+    out[summary.detail_path(hostile.HOSTILE)] = [Heading(1, f"Hostile peers in run {ctx.run['run_id']}"), back] \
+        + hostile.hostile_peers(mine) + notes(mine)
+    mine = replace(ctx, notes=Notes())
     out[summary.detail_path(summary.RUN_DETAIL)] = [Heading(1, f"Run {ctx.run['run_id']} in detail"), back] \
         + run_detail(mine) + notes(mine)
     return out
@@ -28,8 +32,7 @@ def documents(ctx: Context) -> dict[str, list]:
 
 def run_detail(ctx: Context) -> list:
     out = overview.outcomes(ctx)[1:] + overview.environment(ctx) + host.floor(ctx) + host.steal_and_probe(ctx)
-    return (out + comparisons.negative_tests(ctx) + comparisons.side_by_side(ctx) + comparisons.message_sizes(ctx)
-            + comparisons.against_baseline(ctx))
+    return out + comparisons.side_by_side(ctx) + comparisons.message_sizes(ctx) + comparisons.against_baseline(ctx)
 
 
 def document(ctx: Context) -> list:

@@ -1,11 +1,14 @@
 """What every section reads: the run's environment and plan, its figures, the verdict on its failures,
 and the report's notes."""
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from ... import battery
 from ..blocks import Notes
 from ..figures import Figures
+
+BATTERY_LINES = "battery.jsonl"
 
 
 @dataclass
@@ -16,6 +19,7 @@ class Context:
     workloads: dict  # protocol -> its planned workloads, in plan order
     unsupported: dict  # protocol -> {workload of the profile it cannot run: why}
     notes: Notes
+    battery: list = field(default_factory=list)  # battery.jsonl attached to the run (analysis/battery.py)
 
     @classmethod
     def load(cls, run: Path, records: list[dict], cells: list[dict], verdict: dict) -> "Context":
@@ -23,7 +27,8 @@ class Context:
         figures = Figures(records, cells, env["run"].get("baseline"))
         return cls(env=env, figures=figures, verdict=verdict,
                    workloads={p: _planned(run, p) for p in figures.protocols},
-                   unsupported={p: _unsupported(run, p) for p in figures.protocols}, notes=Notes())
+                   unsupported={p: _unsupported(run, p) for p in figures.protocols}, notes=Notes(),
+                   battery=battery.load_lines(run / BATTERY_LINES))
 
     @property
     def run(self) -> dict:

@@ -8,7 +8,7 @@ from .. import flags
 from ..blocks import Bullets, Heading, Paragraph, Table
 from ..flags import Flag
 from ..text import MARK, NONE, STATUS_MARK, median, num
-from . import studies
+from . import hostile, studies
 from .comparisons import message_sizes
 from .context import Context
 
@@ -375,7 +375,8 @@ def trust_blocks(ctx: Context) -> list:
 
 def contents(ctx: Context) -> list:
     links = [f"[the run in detail]({detail_path(RUN_DETAIL)}): outcomes and failures, environment and method, the "
-             "floor, steal and CPU probe, negative tests, every protocol side by side and against the baseline"]
+             "floor, steal and CPU probe, every protocol side by side and against the baseline; "
+             f"[hostile peers]({detail_path(hostile.HOSTILE)}): {hostile.summary_line(ctx)}"]
     links += [f"[`{p}`]({detail_path(p)})" for p in ctx.figures.protocols]
     return [Heading(2, "Detail"), Paragraph("; ".join(links[:1]) + ". Per protocol (interop matrix, implementations, "
                                             "latency, CPU, bytes, connections, warm-up, memory): "

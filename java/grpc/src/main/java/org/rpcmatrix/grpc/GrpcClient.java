@@ -59,7 +59,10 @@ final class GrpcClient extends OperationClient {
         NettyChannelBuilder builder = NettyChannelBuilder.forAddress(options.host(), options.port())
                 .channelType(transport.clientChannel())
                 .eventLoopGroup(group)
-                .withOption(ChannelOption.TCP_NODELAY, true);
+                .withOption(ChannelOption.TCP_NODELAY, true)
+                // A fixed window, as grpc-java's benchmarks set it: BDP auto-tuning's pings follow timing,
+                // so the bytes per call would too (java/manifest.json).
+                .flowControlWindow(NettyChannelBuilder.DEFAULT_FLOW_CONTROL_WINDOW);
         if (tls != null) {
             builder.sslContext(tls).overrideAuthority(TlsFiles.SERVER_NAME);
         } else {

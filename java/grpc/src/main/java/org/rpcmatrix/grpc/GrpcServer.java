@@ -63,6 +63,9 @@ final class GrpcServer implements RunningServer {
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(workers)
                 .withChildOption(ChannelOption.TCP_NODELAY, true)
+                // A fixed window, as grpc-java's benchmarks set it: BDP auto-tuning's pings follow timing,
+                // so the bytes per call would too (java/manifest.json).
+                .flowControlWindow(NettyServerBuilder.DEFAULT_FLOW_CONTROL_WINDOW)
                 .addService(new BenchService(InjectedSpin.served()));
         if (Security.tls(options.protocol())) {
             SslContext context = Security.server(TlsFiles.in(options.secrets()));
