@@ -195,6 +195,11 @@ def test_the_gzip_client_compresses_its_requests_and_asks_for_gzip(idl):
 
 @pytest.mark.parametrize(("body", "code"), [
     (b"<methodCall><methodName>ping</methodName><params>", xmlrpc_server.PARSE_ERROR),
+    # no DOCTYPE, in any encoding: internal entities would be expanded, an external subset named
+    (b'<!DOCTYPE m [<!ENTITY a "b">]><methodCall><methodName>echoString</methodName><params><param><value>'
+     b"<string>&a;</string></value></param></params></methodCall>", xmlrpc_server.PARSE_ERROR),
+    (('<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE m [<!ENTITY a "b">]><methodCall><methodName>ping'
+      "</methodName><params/></methodCall>").encode("utf-16"), xmlrpc_server.PARSE_ERROR),
     (b"<methodResponse><params/></methodResponse>", xmlrpc_server.METHOD_NOT_FOUND),
     (b"<methodCall><methodName>nope</methodName><params/></methodCall>", xmlrpc_server.METHOD_NOT_FOUND),
     (b"<methodCall><methodName>echoInt8</methodName><params><param><value><int>300</int></value></param>"

@@ -135,6 +135,16 @@ attach_battery() {
     return 0
   fi
   cp "$OUT/battery.jsonl" "$run/battery.jsonl"
-  "$PYTHON" -m analysis render --run "$run" >/dev/null 2>&1 || warn "battery: could not render $run again"
+  # rendered against the known failures the run was made with (its saved options), as run.sh renders it
+  local known rc=0
+  known=$(jq -r 'index("--known-failures") as $i | if $i then .[$i + 1] else empty end' "$run/options.json" 2>/dev/null) ||
+    known=""
+  "$PYTHON" -m analysis render --run "$run" --known-failures "${known:-$ROOT/runner/known-failures.json}" \
+    >/dev/null 2>&1 || rc=$?
+  # 1: rendered, with unexpected failures of the run's own (its verdict, not the battery's)
+  if ((rc > 1)); then
+    warn "battery: attached to $run, but its report could not be rendered again (python -m analysis render --run $run)"
+    return 0
+  fi
   info "battery: attached to $run (report/hostile-peers.md)"
 }

@@ -24,8 +24,16 @@ setup() {
   run attach_battery "$RUN"
   [ "$status" -eq 0 ]
   cmp "$OUT/battery.jsonl" "$RUN/battery.jsonl"
-  [ "$(cat "$BATS_TEST_TMPDIR/rendered")" = "-m analysis render --run $RUN" ]
+  [ "$(cat "$BATS_TEST_TMPDIR/rendered")" = "-m analysis render --run $RUN --known-failures $ROOT/runner/known-failures.json" ]
   [[ "$output" == *"attached to $RUN"* ]]
+}
+
+@test "the run is rendered again against the known failures it was made with" {
+  jq -n --arg c "$(git -C "$ROOT" rev-parse HEAD)" '{run: {git_commit: $c}}' >"$RUN/env.json"
+  jq -n '["--profile", "certify", "--known-failures", "/elsewhere/known.json"]' >"$RUN/options.json"
+  run attach_battery "$RUN"
+  [ "$status" -eq 0 ]
+  [ "$(cat "$BATS_TEST_TMPDIR/rendered")" = "-m analysis render --run $RUN --known-failures /elsewhere/known.json" ]
 }
 
 @test "a battery does not attach to a run of another commit, and says so" {

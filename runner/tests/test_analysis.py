@@ -335,9 +335,17 @@ def test_bimodality_rejects_a_lognormal_tail_a_small_second_mode_and_a_coarse_cl
 
 def test_median_ci_t_interval_and_order_statistics():
     ci = stats.median_ci([10.0, 11.0, 15.0])
-    assert ci["median"] == 11.0 and ci["n"] == 3
-    half = 4.303 * statistics.stdev([10, 11, 15]) / math.sqrt(3)
-    assert ci["low"] == pytest.approx(12.0 - half) and ci["high"] == pytest.approx(12.0 + half)
+    assert ci["median"] == 11.0 and ci["n"] == 3 and ci["method"] == "t-interval on the log scale"
+    logs = [math.log(v) for v in (10, 11, 15)]
+    half = 4.303 * statistics.stdev(logs) / math.sqrt(3)
+    assert ci["low"] == pytest.approx(math.exp(statistics.fmean(logs) - half))
+    assert ci["high"] == pytest.approx(math.exp(statistics.fmean(logs) + half))
+    # three ratios spread by factors: the interval stays positive (a t-interval on the values went below 0)
+    assert stats.median_ci([0.4, 2.3, 6.0])["low"] > 0
+    # values that are not all positive keep the t-interval on the values
+    ci = stats.median_ci([-1.0, 0.0, 4.0])
+    half = 4.303 * statistics.stdev([-1, 0, 4]) / math.sqrt(3)
+    assert ci["method"] == "t-interval on the mean" and ci["low"] == pytest.approx(1.0 - half)
     assert stats.median_ci([5.0]) == {"median": 5.0, "low": 5.0, "high": 5.0, "n": 1, "method": "one value"}
     ci = stats.median_ci(list(range(1, 11)))  # n = 10: the classic [x(2), x(9)]
     assert (ci["median"], ci["low"], ci["high"]) == (5.5, 2, 9)
@@ -472,8 +480,8 @@ def _multi_pass_run(tmp_path: Path):
 def test_report_of_several_passes(tmp_path):
     run, recs, cells = _multi_pass_run(tmp_path)
     text = _report(run, recs, cells)
-    # medians across passes with their 95% CI (t-interval on the mean of 30, 40, 50), flagged as disagreeing
-    assert "| a→a | 40 [15.2–64.8] ≠ / 60 [22.7–97.3] ⧉[1] ⌛ |" in text
+    # medians across passes with their 95% CI (t-interval on the log scale of 30, 40, 50), flagged as disagreeing
+    assert "| a→a | 40 [20.7–74] ≠ / 60 [31.1–111] ⧉[1] ⌛ |" in text
     assert "1. `x/a→a` ping: two modes" in text and "pass 1: 20 µs (70%) and 80 µs (30%)" in text
     assert "| java→java | 12 [12–12] / 18 [18–18] |" in text
     figures = Figures(recs, cells, "rawtcp")

@@ -37,9 +37,11 @@ def test_a_figure_is_the_median_across_passes_with_a_t_interval():
     cells = [_cell("x/a→b")]
     figs = Figures([_timed("x/a→b", p50, p) for p, p50 in ((1, 30.0), (2, 50.0), (3, 40.0))], cells, None)
     fig = figs.fig("x/a→b", "ping", "rtt_us.p50")
-    half = 4.303 * statistics.stdev([30, 40, 50]) / math.sqrt(3)  # t(0.975, 2 degrees of freedom)
+    logs = [math.log(v) for v in (30, 40, 50)]
+    half = 4.303 * statistics.stdev(logs) / math.sqrt(3)  # t(0.975, 2 degrees of freedom), on the log scale
     assert (fig.median, fig.n, fig.values) == (40.0, 3, (30.0, 50.0, 40.0))
-    assert fig.low == pytest.approx(40 - half) and fig.high == pytest.approx(40 + half)
+    assert fig.low == pytest.approx(math.exp(statistics.fmean(logs) - half))
+    assert fig.high == pytest.approx(math.exp(statistics.fmean(logs) + half))
     assert figs.multi and figs.passes == [1, 2, 3]
 
 
@@ -155,7 +157,9 @@ def test_passes_disagree_on_a_ci_half_width_over_5_percent_or_max_over_min_over_
     close, apart = figure([100.0, 100.5, 101.0]), figure([100.0, 104.0, 108.0])  # half-widths 1.2% and 9.9%
     assert not flags.disagree(close)
     raised = flags.figure_flags(apart)[Flag.DISAGREE]
-    assert raised["half_width"] == pytest.approx(4.303 * 4 / math.sqrt(3), rel=1e-3) and raised["median"] == 104.0
+    logs = [math.log(v) for v in (100, 104, 108)]
+    spread = math.exp(statistics.fmean(logs)) * 2 * math.sinh(4.303 * statistics.stdev(logs) / math.sqrt(3))
+    assert raised["half_width"] == pytest.approx(spread / 2, rel=1e-3) and raised["median"] == 104.0
     # ten passes: the order-statistics interval [x(2), x(9)] is a point, the spread alone decides
     assert flags.disagree(figure([100.0] * 9 + [112.0]))
     assert not flags.disagree(figure([100.0] * 9 + [109.0]))
@@ -190,8 +194,8 @@ def test_counts_of_the_timed_workloads_each_flag_marks():
 
 def test_a_median_reads_with_its_ci_and_the_disagree_mark():
     assert text.median(figure([12.0])) == "12" and text.median(None) == "–"
-    assert text.median(figure([100.0, 104.0, 108.0])) == "104 [94.1–114] ≠"
-    assert text.median(figure([100.0, 104.0, 108.0]), flag=False) == "104 [94.1–114]"
+    assert text.median(figure([100.0, 104.0, 108.0])) == "104 [94.5–114] ≠"
+    assert text.median(figure([100.0, 104.0, 108.0]), flag=False) == "104 [94.5–114]"
     assert text.median(figure([2.5]), 3, 1000) == "2,500"
     assert text.num(0) == "0" and text.num(1234.5) == "1,234" and text.num(0.12345, 2) == "0.12"
 

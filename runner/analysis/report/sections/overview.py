@@ -79,7 +79,7 @@ def environment(ctx: Context) -> list:
                             "before the first is measured (JIT compilers settle); then each workload's own "
                             "warm-up calls"])
     passes = (f", the cells in a new random order each (seed {prof.get('seed')}); figures are medians across "
-              "passes with a 95% confidence interval (t-interval on the mean for up to 5 passes, order statistics "
+              "passes with a 95% confidence interval (t-interval on the log scale for up to 5 passes, order statistics "
               "beyond)")
     rows.append(["Passes", f"{len(figures.passes)}" + (passes if figures.multi else "")])
     return [Heading(2, "Environment and method"), Table(["", ""], rows)] + method(ctx)
