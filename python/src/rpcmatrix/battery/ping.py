@@ -19,7 +19,7 @@ PING_SECONDS = 5.0
 _PING = BY_NAME["ping"]
 # The protocols whose ping is the suite's Python client (python/manifest.json has a client for each).
 _PYTHON_CLIENTS = {"xmlrpc", "xmlrpc-gzip", "jsonrpc", "hessian1", "rawtcp", "thrift-binary", "thrift-compact",
-                   "soap11", "soap12", "wss-sign", "grpc", "corba-ior"}
+                   "soap11", "soap12", "wss-username", "wss-sign", "grpc", "grpc-tls", "corba-ior"}
 
 
 class Pinger:

@@ -75,10 +75,10 @@ BY_PROTOCOL_EXTRA: dict[str, list[str]] = {
     "wss-sign": ["signature-wrapping"],
 }
 
-# The protocols the battery takes: the plain variants, and of the secured ones wss-sign for its signatures (the
-# TLS variants and the other WS-Security ones are left out).
-PROTOCOLS = ("rawtcp", "xmlrpc", "xmlrpc-gzip", "thrift-binary", "soap11", "wss-sign", "httpinvoker", "hessian1",
-             "hessian2", "burlap", "jsonrpc", "jsonrpc-gzip", "grpc", "rmi", "corba-ior", "remoting-tcp")
+# The protocols the battery takes: every registered protocol a server implements (rmi-http has none).
+PROTOCOLS = ("rawtcp", "xmlrpc", "xmlrpc-gzip", "thrift-binary", "thrift-compact", "soap11", "soap12", "wss-username",
+             "wss-sign", "wss-sign-encrypt", "httpinvoker", "hessian1", "hessian2", "burlap", "jsonrpc", "jsonrpc-gzip",
+             "grpc", "grpc-tls", "rmi", "rmi-tls", "corba-ior", "corba-naming", "remoting-tcp")
 
 
 def attacks_for(protocol: str, family: str) -> list[str]:
