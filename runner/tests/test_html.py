@@ -56,6 +56,8 @@ def test_every_protocol_has_its_matrices_and_charts(small):
     assert re.search(r'<td style="background:#[0-9a-f]{6}" title="p1/java→java ping: p50 [^"]+×[0-9.]+ rawtcp"', page)
     # the compare hook is there, empty
     assert '<section id="compare"></section>' in page
+    # hostile peers: the survival matrix's place (no battery attached to this run) and the negative tests
+    assert '<section id="s-hostile-peers"><h2>Hostile peers</h2>' in page and "No battery was attached" in page
 
 
 def test_the_provenance_and_the_embedded_records(small):

@@ -13,7 +13,7 @@ import re
 
 from . import sections
 from .blocks import Bullets, Heading, Numbered, Paragraph, Table
-from .sections import summary
+from .sections import hostile, summary
 from .sections.context import Context
 from .text import STATUS_MARK, median
 
@@ -417,7 +417,8 @@ def render(ctx: Context, compare: list | None = None) -> str:
     nav = "".join(f'<a href="#{anchor(p)}">{html.escape(p)}</a>' for p in protocols)
     parts = [f"<h1>{html.escape(summary_blocks[0].text)}</h1>",
              f'<section id="provenance"><h2>Provenance</h2>{provenance(ctx)}</section>',
-             f"<nav>Protocols: {nav} <a href=\"#{anchor(summary.RUN_DETAIL)}\">the run in detail</a></nav>",
+             f"<nav>Protocols: {nav} <a href=\"#{anchor(hostile.HOSTILE)}\">hostile peers</a> "
+             f"<a href=\"#{anchor(summary.RUN_DETAIL)}\">the run in detail</a></nav>",
              '<section id="summary"><h2>Summary</h2>' + blocks_html(summary_blocks[2:], shift=1) + "</section>",
              '<section id="side-by-side"><h2>Protocols side by side</h2>' + side_by_side_chart(ctx) + "</section>"]
     # the hook for comparing with another run: its sections go here
@@ -439,6 +440,9 @@ def render(ctx: Context, compare: list | None = None) -> str:
                      + "<details><summary>Every table of the protocol</summary>"
                      + blocks_html(detail[2:]) + "</details>"
                      + "</section>")
+    hostile_peers = docs[summary.detail_path(hostile.HOSTILE)]
+    parts.append(f'<section id="{anchor(hostile.HOSTILE)}"><h2>Hostile peers</h2>'
+                 + blocks_html(hostile_peers[2:], shift=1) + "</section>")
     run_detail = docs[summary.detail_path(summary.RUN_DETAIL)]
     parts.append(f'<section id="{anchor(summary.RUN_DETAIL)}"><h2>The run in detail</h2>'
                  + blocks_html(run_detail[2:], shift=1) + "</section>")
