@@ -38,8 +38,7 @@ agree +RUNS:
 compare A B *ARGS:
     PYTHONPATH=runner .venv/bin/python -m analysis compare '{{A}}' '{{B}}' {{ARGS}}
 
-# compare's calibration (runner/README.md): two runs of one commit and a third with a slowdown injected into one
-# language's servers (runner/rpcmatrix run --inject-server-spin java=20); CALIBRATION.md into B
+# How far compare can be trusted: runs A and A2 of one commit, B with a slowdown injected (runner/README.md); CALIBRATION.md into B
 [group('bench')]
 calibrate A A2 B *ARGS:
     PYTHONPATH=runner .venv/bin/python -m analysis calibrate '{{A}}' '{{A2}}' '{{B}}' {{ARGS}}
