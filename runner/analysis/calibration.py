@@ -60,7 +60,7 @@ def instance_agreement(run: Path, tolerance: float = 0.05) -> dict:
     new process instance of every server and client), over the pairs with two passes or more."""
     p50s: dict[tuple, list[float]] = {}
     for rec in records.load(run):
-        if compare._timed(rec) and rec["cell"] != records.FLOOR_CELL:
+        if compare.timed(rec) and rec["cell"] != records.FLOOR_CELL:
             p50s.setdefault((rec["cell"], rec["workload"]), []).append(float(rec["rtt_us"]["p50"]))
     values = [(v, statistics.median(vs)) for vs in p50s.values() if len(vs) >= 2 for v in vs]
     within = sum(1 for v, m in values if abs(v / m - 1) <= tolerance)
@@ -133,7 +133,7 @@ def calibrate(a: Path, a2: Path, b: Path, threshold: float = compare.THRESHOLD,
                        "aa_rows": aa["rows"]}
     return {"spin": spin, "threshold": threshold, "alpha": alpha, "units": units,
             "instances": {name: instance_agreement(run) for name, run in (("A", a), ("A2", a2))},
-            "runs": {name: compare._run_info(Path(run)) for name, run in (("A", a), ("A2", a2), ("B", b))}}
+            "runs": {name: compare.run_info(Path(run)) for name, run in (("A", a), ("A2", a2), ("B", b))}}
 
 
 # --- Markdown -----------------------------------------------------------------------------------------

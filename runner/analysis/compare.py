@@ -36,7 +36,7 @@ SAMPLES = "samples.jsonl.gz"
 
 # --- a run's repetitions ----------------------------------------------------------------------------
 
-def _timed(rec: dict) -> bool:
+def timed(rec: dict) -> bool:
     return (rec.get("workload") != "vectors" and rec.get("status") == "pass"
             and bool((rec.get("rtt_us") or {}).get("p50")))
 
@@ -49,7 +49,7 @@ def repetitions_by_pass(run: Path) -> dict:
     groups: dict[tuple, dict[int, list[float]]] = {}
     if not path.exists():
         return groups
-    passed = {(r["cell"], r["workload"], r.get("pass", 1)) for r in records.load(run) if _timed(r)}
+    passed = {(r["cell"], r["workload"], r.get("pass", 1)) for r in records.load(run) if timed(r)}
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         for line in lines:
             if not line.strip():
@@ -78,7 +78,7 @@ def repetitions_of_run(run: Path, unit: str = "repetition") -> tuple[dict, str]:
             return _flatten(groups), "repetition medians"
     values: dict[tuple, list[float]] = {}
     for rec in records.load(run):
-        if _timed(rec):
+        if timed(rec):
             values.setdefault((rec["cell"], rec["workload"]), []).append(float(rec["rtt_us"]["p50"]))
     return values, "pass p50s"
 
@@ -215,7 +215,7 @@ def compare_values(a: dict, b: dict, threshold: float = THRESHOLD, alpha: float 
             "correction": "Holm–Bonferroni" if correct else "none"}
 
 
-def _run_info(run: Path) -> dict:
+def run_info(run: Path) -> dict:
     env = json.loads((run / "env.json").read_text(encoding="utf-8")) if (run / "env.json").exists() else {}
     settings = env.get("run", {})
     return {"run_id": settings.get("run_id", run.name), "commit": settings.get("git_commit"),
@@ -234,7 +234,7 @@ def comparison(run_a, run_b, threshold: float = THRESHOLD, alpha: float = ALPHA,
         if Path(run).is_dir():
             groups = repetitions_by_pass(Path(run)) if unit == "repetition" else {}
             values, kind = (_flatten(groups), "repetition medians") if groups else repetitions_of_run(Path(run), "pass")
-            info = _run_info(Path(run))
+            info = run_info(Path(run))
             info["pass_heterogeneity"] = pass_heterogeneity(groups)
         else:
             from . import history as hist
