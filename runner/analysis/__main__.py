@@ -55,9 +55,10 @@ def fold_step(args) -> int:
 
 
 def cell_end(args) -> int:
-    """The cell's final records, and "<seconds of work>\t<summary>" for the progress line."""
+    """Each cell's final records, and "<seconds of work>\t<summary>" for its progress line, one per --dir."""
     from . import fold
-    print(fold.end_cell(Path(args.run), Path(args.dir)))
+    for d in args.dir:
+        print(fold.end_cell(Path(args.run), Path(d)))
     return 0
 
 
@@ -162,11 +163,14 @@ def render(args) -> int:
     exports.write_samples(run)
     (run / "verdict.json").write_text(json.dumps(verdict, indent=1, ensure_ascii=False))
     report.write(run, recs, cells, verdict)  # REPORT.md and report/<protocol>.md, report/run.md
-    started = time.monotonic()
-    size = report.write_html(run, recs, cells, verdict)
-    print(f"rpcmatrix: {report.HTML}: {size / 1024 / 1024:.2f} MB "
-          f"(budget {report.html_budget() / 1024 / 1024:.0f} MB), "
-          f"rendered in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    if args.no_html:
+        print(f"rpcmatrix: {report.HTML}: not written (--no-html)", file=sys.stderr)
+    else:
+        started = time.monotonic()
+        size = report.write_html(run, recs, cells, verdict)
+        print(f"rpcmatrix: {report.HTML}: {size / 1024 / 1024:.2f} MB "
+              f"(budget {report.html_budget() / 1024 / 1024:.0f} MB), "
+              f"rendered in {time.monotonic() - started:.1f} s", file=sys.stderr)
     _into_history(run)
     for item in verdict["unexpected"]:
         vector = f" / {item['vector']}" if item["vector"] else ""
@@ -335,9 +339,10 @@ def main(argv=None) -> int:
     s.add_argument("--run", required=True)
     s.add_argument("--dir", required=True, help="the step's folder: floor/pass<N>, handlers, cells/<slug>/pass<N>")
     s.set_defaults(func=fold_step)
-    s = sub.add_parser("cell-end", help="append a cell's final records of a pass; print its progress line")
+    s = sub.add_parser("cell-end", help="append cells' final records of a pass; print their progress lines")
     s.add_argument("--run", required=True)
-    s.add_argument("--dir", required=True, help="the cell's folder of the pass: cells/<slug>/pass<N>")
+    s.add_argument("--dir", required=True, action="append",
+                   help="a cell's folder of the pass: cells/<slug>/pass<N> (repeatable, folded in order)")
     s.set_defaults(func=cell_end)
     s = sub.add_parser("estimate", help="seconds of work of the cells on stdin (JSON lines)")
     s.add_argument("--run", required=True)
@@ -377,6 +382,7 @@ def main(argv=None) -> int:
                        help="write results.csv, junit.xml, samples and REPORT.md; exit 1 on anything unexpected")
     s.add_argument("--run", required=True)
     s.add_argument("--known-failures")
+    s.add_argument("--no-html", action="store_true", help="skip report.html (the charts take seconds to draw)")
     s.set_defaults(func=render)
     s = sub.add_parser("agree", help="how far several runs of the same matrix agree (AGREEMENT.md)")
     s.add_argument("runs", nargs="+")

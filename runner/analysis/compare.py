@@ -31,7 +31,6 @@ ALPHA = 0.05
 # the share of pairs whose passes differ (Kruskal–Wallis p < 0.05) past which the summary warns: 5% expected
 HETEROGENEITY_WARN = 0.15
 COMPARE_REPORT = "COMPARE.md"
-SAMPLES = "samples.jsonl.gz"
 
 
 # --- a run's repetitions ----------------------------------------------------------------------------
@@ -45,7 +44,7 @@ def repetitions_by_pass(run: Path) -> dict:
     """{(cell, workload): {pass: [µs, ...]}}: each repetition's median, from the run's raw samples (empty
     when the run kept none), for the records that passed."""
     run = Path(run)
-    path = run / SAMPLES
+    path = run / records.SAMPLES
     groups: dict[tuple, dict[int, list[float]]] = {}
     if not path.exists():
         return groups

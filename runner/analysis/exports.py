@@ -143,7 +143,7 @@ def write_samples(run: Path) -> Path:
     """samples.jsonl.gz: one line {cell, workload, pass, samples_ns} per raw sample file of the run (the
     cells' workloads, the floor's ping, the handlers'), in time order, so any distribution can be analysed
     again. samples_ns is a list of repetitions, each a list of per-call times in ns."""
-    out = run / "samples.jsonl.gz"
+    out = run / records.SAMPLES
     with gzip.open(out, "wt", encoding="utf-8") as f:
         for cell, workload, pass_no, path in sample_files(run):
             samples = _samples_of(path)

@@ -116,7 +116,6 @@ def _f(x):
 
 def rows_of_run(run: Path) -> tuple[dict, list[dict], list[dict]]:
     """The run's row, its figures' rows and its repetitions' rows (those only with raw samples)."""
-    from . import compare
     run = Path(run)
     env = json.loads((run / "env.json").read_text(encoding="utf-8")) if (run / "env.json").exists() else {}
     s = env.get("run", {})
@@ -148,7 +147,7 @@ def rows_of_run(run: Path) -> tuple[dict, list[dict], list[dict]]:
                          "bytes_per_call": _f(nbytes), "steal_ms": _f(r.get("steal_ms"))})
     rep_rows = []
     passed = {(f["cell"], f["workload"], f["pass"]) for f in fig_rows if f["status"] == "pass"}
-    samples = run / compare.SAMPLES
+    samples = run / records.SAMPLES
     if samples.exists():
         import gzip
         with gzip.open(samples, "rt", encoding="utf-8") as lines:

@@ -2,6 +2,9 @@
 a folder, each implementation resolved with its manifest's `defaults`, which it inherits:
 
 - `argv_prefix`: put before each of its `server` and `client` argvs (the JVM and its flags, once);
+- `quick_start_argv`: put after `argv_prefix` in a profile that times nothing worth publishing
+  (`"quick_start": true`: smoke, certify), where a runtime may skip work that pays off only in long runs (the
+  JVM's optimising compiler);
 - `notes`: put after its own notes;
 - any other key (`warmup_s`, ...): its value when the implementation does not state the key.
 
@@ -18,19 +21,20 @@ class ManifestError(ValueError):
     pass
 
 
-def resolve_implementation(impl: dict, defaults: dict) -> dict:
-    """One implementation with its manifest's defaults applied."""
+def resolve_implementation(impl: dict, defaults: dict, quick_start: bool = False) -> dict:
+    """One implementation with its manifest's defaults applied (quick_start: with its quick_start_argv)."""
     declined = set(impl.get("no_defaults", ()))
     out = {k: v for k, v in impl.items() if k != "no_defaults"}
     if impl.get("unsupported") is not None:
         return out
     for key, value in defaults.items():
-        if key in declined:
+        if key in declined or key == "quick_start_argv":
             continue
         if key == "argv_prefix":
+            prefix = list(value) + (list(defaults.get("quick_start_argv", ())) if quick_start else [])
             for role in PREFIXED:
                 if isinstance(out.get(role), list):
-                    out[role] = list(value) + out[role]
+                    out[role] = prefix + out[role]
         elif key == "notes":
             out["notes"] = list(out.get("notes", [])) + list(value)
         elif key not in out:
@@ -38,11 +42,12 @@ def resolve_implementation(impl: dict, defaults: dict) -> dict:
     return out
 
 
-def resolve(manifest: dict) -> dict:
+def resolve(manifest: dict, quick_start: bool = False) -> dict:
     """A manifest with each implementation resolved and without its `defaults`."""
     defaults = manifest.get("defaults") or {}
     out = {k: v for k, v in manifest.items() if k != "defaults"}
-    out["implementations"] = [resolve_implementation(i, defaults) for i in manifest.get("implementations", [])]
+    out["implementations"] = [resolve_implementation(i, defaults, quick_start)
+                              for i in manifest.get("implementations", [])]
     return out
 
 
@@ -50,7 +55,7 @@ def paths(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*/manifest.json") if p.is_file())
 
 
-def load(folder: Path) -> list[dict]:
+def load(folder: Path, quick_start: bool = False) -> list[dict]:
     """Every manifest under `folder`, resolved, in the order of their paths; a bad one fails with its name."""
     found = paths(folder)
     if not found:
@@ -64,5 +69,5 @@ def load(folder: Path) -> list[dict]:
         if not (isinstance(manifest, dict) and manifest.get("language")
                 and isinstance(manifest.get("implementations"), list)):
             raise ManifestError(f"{path} needs \"language\" and an \"implementations\" array (runner/PROTOCOL.md)")
-        manifests.append(resolve(manifest))
+        manifests.append(resolve(manifest, quick_start))
     return manifests

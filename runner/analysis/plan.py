@@ -329,8 +329,8 @@ def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, pr
     opt-in protocols left out), left-out.json, manifests.json (resolved) and warmup.tsv; returns the messages for the
     person running the suite (unknown names, protocols left out)."""
     from . import manifests as manifests_mod
-    loaded = manifests_mod.load(manifests_dir)
     spec = json.loads((idl / "workloads.json").read_text())
+    loaded = manifests_mod.load(manifests_dir, bool(spec["profiles"].get(profile_name, {}).get("quick_start")))
     registry = load_registry(idl)
     cells = expand_cells(loaded, spec.get("baseline") or "", registry)
     messages = [f"warning: {w}" for w in unknown_names(cells, protocols, servers, clients, names)]

@@ -94,7 +94,7 @@ def publish(run: Path, root: Path, into: Path) -> Path:
     with gzip.open(target / records.PUBLISHED_RESULTS, "wt", encoding="utf-8") as dst:
         for rec in records.stored(run):
             dst.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    samples = run / "samples.jsonl.gz"
+    samples = run / records.SAMPLES
     lines = [f"# Published run {run.name}", "",
              f"Commit `{env['run'].get('git_commit')}`, profile `{(env['run'].get('profile') or {}).get('name')}`. "
              "The per-cell folders (logs, answers) stay with the run.", ""]

@@ -21,6 +21,8 @@ FLOOR_CELL = "floor/c→c"
 RESULTS = "results.jsonl"
 PUBLISHED_RESULTS = "results.jsonl.gz"
 SERVER_EXITS = "server_exits.jsonl"
+# every raw per-call sample of the run, one line per (cell, workload, pass): exports.write_samples writes it
+SAMPLES = "samples.jsonl.gz"
 # The floor's two sides are no implementation of a manifest: what they are is said here.
 FLOOR_SIDES = {"server_library": "runner/floor/floor.c", "client_library": "runner/floor/floor.c",
                "server_thread_model": "thread per connection, blocking socket",

@@ -135,12 +135,15 @@ attach_battery() {
     return 0
   fi
   cp "$OUT/battery.jsonl" "$run/battery.jsonl"
-  # rendered against the known failures the run was made with (its saved options), as run.sh renders it
+  # rendered against the known failures the run was made with (its saved options), as run.sh renders it,
+  # and with its report.html only if it had one
   local known rc=0
+  local -a html=()
   known=$(jq -r 'index("--known-failures") as $i | if $i then .[$i + 1] else empty end' "$run/options.json" 2>/dev/null) ||
     known=""
+  if jq -e 'index("--no-html")' "$run/options.json" >/dev/null 2>&1; then html=(--no-html); fi
   "$PYTHON" -m analysis render --run "$run" --known-failures "${known:-$ROOT/runner/known-failures.json}" \
-    >/dev/null 2>&1 || rc=$?
+    "${html[@]}" >/dev/null 2>&1 || rc=$?
   # 1: rendered, with unexpected failures of the run's own (its verdict, not the battery's)
   if ((rc > 1)); then
     warn "battery: attached to $run, but its report could not be rendered again (python -m analysis render --run $run)"

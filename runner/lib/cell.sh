@@ -14,6 +14,10 @@ record() {
 
 # The folder of the step whose facts are being gathered and not yet folded (gather_facts).
 UNFOLDED_STEP=""
+# The cells that cannot run (unsupported, or an error of the plan), gathered and not yet folded: their facts
+# are one line each, so they are folded together, with one interpreter, before the next cell that runs
+# (end_declined_cells). Names and progress indexes go with them, in the same order.
+DECLINED_DIRS=() DECLINED_NAMES=() DECLINED_INDEXES=()
 
 # gather_facts DIR COMMAND...: runs a step (a cell, a pass's floor, the handlers) whose facts go to DIR.
 # Until its fold, an interruption folds what it gathered (on_interrupt), so that the report shows it; a
@@ -27,6 +31,9 @@ gather_facts() {
 # After an interruption: the records of the step it cut short, from the facts gathered so far.
 fold_unfolded_step() {
   if [[ -n "$UNFOLDED_STEP" ]]; then fold_step "$UNFOLDED_STEP"; fi
+  local dir
+  for dir in "${DECLINED_DIRS[@]}"; do fold_step "$dir"; done
+  DECLINED_DIRS=() DECLINED_NAMES=() DECLINED_INDEXES=()
 }
 
 # fold_step DIR: the final records of a step that ends without a progress line (a pass's floor, the
@@ -43,6 +50,23 @@ end_cell() {
     warn "could not record the outcomes of $1 (see $OUT/runner.log)"
     printf '0\t?\n'
   }
+}
+
+# end_declined_cells TOTAL: folds the declined cells gathered so far into their records (one interpreter for
+# all), prints each one's progress line and journals it.
+end_declined_cells() {
+  local total="$1" i=0 work summary
+  local -a args=()
+  ((${#DECLINED_DIRS[@]} > 0)) || return 0
+  for i in "${!DECLINED_DIRS[@]}"; do args+=(--dir "${DECLINED_DIRS[$i]}"); done
+  i=0
+  while IFS=$'\t' read -r work summary; do
+    printf '[%d/%d] %s %s\n' "${DECLINED_INDEXES[$i]}" "$total" "${DECLINED_NAMES[$i]}" "$summary" >&2
+    journal "$PASS" "${DECLINED_NAMES[$i]}"
+    i=$((i + 1))
+  done < <("$PYTHON" -m analysis cell-end --run "$OUT" "${args[@]}" 2>>"$OUT/runner.log" ||
+    warn "could not record the outcomes of ${#DECLINED_DIRS[@]} declined cells (see $OUT/runner.log)")
+  DECLINED_DIRS=() DECLINED_NAMES=() DECLINED_INDEXES=()
 }
 
 # Marks every not-yet-recorded part of the cell (vectors and/or workloads) with one status and reason.

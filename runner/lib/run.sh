@@ -7,7 +7,7 @@
 parse_options() {
   PROFILE="default" PROTOCOLS="" SERVERS="" CLIENTS="" CELLS="" OUT="" USE_NETNS=1 FIXED_PORT=0
   READY_TIMEOUT=60 COMMAND_TIMEOUT="" KNOWN_FAILURES="$ROOT/runner/known-failures.json" SKIP_BUILD=0
-  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" POSITIONAL=() PASSES="" SEED="" USE_PIN=1 SERVER_SPIN=""
+  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" POSITIONAL=() PASSES="" SEED="" USE_PIN=1 SERVER_SPIN="" WRITE_HTML=1
   while (($# > 0)); do
     case "$1" in
       --profile) PROFILE="${2:?--profile needs a name}" && shift ;;
@@ -20,6 +20,7 @@ parse_options() {
       --seed) SEED="${2:?--seed needs a number}" && shift ;;
       --no-netns) USE_NETNS=0 ;;
       --no-pin) USE_PIN=0 ;;
+      --no-html) WRITE_HTML=0 ;;
       --fresh-processes) KEEP_PROCESSES=0 ;;
       --port) FIXED_PORT="${2:?--port needs a number}" && shift ;;
       --ready-timeout) READY_TIMEOUT="${2:?--ready-timeout needs seconds}" && shift ;;
@@ -168,7 +169,9 @@ on_interrupt() {
 }
 
 render_results() {
-  "$PYTHON" -m analysis render --run "$OUT" --known-failures "$KNOWN_FAILURES"
+  local -a html=()
+  ((WRITE_HTML)) || html=(--no-html)
+  "$PYTHON" -m analysis render --run "$OUT" --known-failures "$KNOWN_FAILURES" "${html[@]}"
 }
 
 setup_network() {
@@ -313,7 +316,8 @@ shuffled_cells() {
 # Each finished step is folded into its records, then goes to the run's journal; a resumed run skips the
 # steps it lists (and drops the records of any other).
 run_matrix() {
-  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name slug planned=0 done_work=0 work left summary
+  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name slug declined planned=0
+  local done_work=0 work left summary
   local -a fresh=()
   ((KEEP_PROCESSES)) || fresh=(--fresh-processes)
   planned=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
@@ -330,8 +334,15 @@ run_matrix() {
     fi
     while IFS= read -r cell; do
       index=$((index + 1))
-      IFS=$'\x1f' read -r name slug < <(jq -r '[.name, .slug] | join("\u001f")' <<<"$cell")
+      IFS=$'\x1f' read -r name slug declined < <(jq -r \
+        '[.name, .slug, (if .unsupported or .error then "1" else "" end)] | join("\u001f")' <<<"$cell")
       if is_finished "$PASS" "$name"; then continue; fi
+      if [[ -n "$declined" ]]; then
+        gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" </dev/null
+        DECLINED_DIRS+=("$OUT/cells/$slug/pass$PASS") DECLINED_NAMES+=("$name") DECLINED_INDEXES+=("$index")
+        continue
+      fi
+      end_declined_cells "$total"
       measure_adjacent_floor "$cell" </dev/null
       printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
       gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" "$ADJACENT_FLOOR" </dev/null
@@ -342,6 +353,7 @@ run_matrix() {
       if ((done_work > 0 && planned > done_work)); then left=$(((SECONDS - started) * (planned - done_work) / done_work)); fi
       printf '%s (about %s left)\n' "$summary" "$(human_seconds "$left")" >&2
     done < <(shuffled_cells)
+    end_declined_cells "$total"
     retire_processes
   done
 }

@@ -28,12 +28,12 @@ setup() {
   [[ "$output" == *"attached to $RUN"* ]]
 }
 
-@test "the run is rendered again against the known failures it was made with" {
+@test "the run is rendered again against the known failures it was made with, and without HTML if it had none" {
   jq -n --arg c "$(git -C "$ROOT" rev-parse HEAD)" '{run: {git_commit: $c}}' >"$RUN/env.json"
-  jq -n '["--profile", "certify", "--known-failures", "/elsewhere/known.json"]' >"$RUN/options.json"
+  jq -n '["--profile", "certify", "--known-failures", "/elsewhere/known.json", "--no-html"]' >"$RUN/options.json"
   run attach_battery "$RUN"
   [ "$status" -eq 0 ]
-  [ "$(cat "$BATS_TEST_TMPDIR/rendered")" = "-m analysis render --run $RUN --known-failures /elsewhere/known.json" ]
+  [ "$(cat "$BATS_TEST_TMPDIR/rendered")" = "-m analysis render --run $RUN --known-failures /elsewhere/known.json --no-html" ]
 }
 
 @test "a battery does not attach to a run of another commit, and says so" {

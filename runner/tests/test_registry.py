@@ -129,7 +129,8 @@ def test_manifest_shape(path):
     assert isinstance(manifest.get("implementations"), list) and manifest["implementations"]
 
 
-DEFAULT_KEYS = {"argv_prefix", "notes", "warmup_s", "peer_warmup_s", "library", "settings", "thread_model"}
+DEFAULT_KEYS = {"argv_prefix", "quick_start_argv", "notes", "warmup_s", "peer_warmup_s", "library", "settings",
+                "thread_model"}
 
 
 @pytest.mark.parametrize("path", MANIFESTS, ids=[p.parent.name for p in MANIFESTS])
@@ -142,6 +143,10 @@ def test_manifest_defaults(path):
     if "argv_prefix" in defaults:
         prefix = defaults["argv_prefix"]
         assert isinstance(prefix, list) and prefix and all(isinstance(a, str) for a in prefix)
+    if "quick_start_argv" in defaults:
+        assert "argv_prefix" in defaults, "quick_start_argv goes after an argv_prefix"
+        quick = defaults["quick_start_argv"]
+        assert isinstance(quick, list) and quick and all(isinstance(a, str) for a in quick)
     if "notes" in defaults:
         assert isinstance(defaults["notes"], list) and all(isinstance(n, str) and n.strip() for n in defaults["notes"])
     for impl in manifest["implementations"]:
@@ -171,6 +176,22 @@ def test_defaults_resolve_as_documented():
         {"protocol": "p", "unsupported": "why"}
     assert manifests.resolve({"language": "x", "defaults": defaults, "implementations": []}) == \
         {"language": "x", "implementations": []}
+
+
+def test_quick_start_argv_only_in_a_quick_start_profile():
+    """A profile that times nothing worth publishing (smoke, certify) puts the quick-start flags after the
+    argv_prefix; every other profile runs the argv as declared, and the key itself is never inherited."""
+    defaults = {"argv_prefix": ["java", "-Xmx1m"], "quick_start_argv": ["-XX:TieredStopAtLevel=1"]}
+    impl = {"protocol": "p", "server": ["-jar", "s.jar"]}
+    assert manifests.resolve_implementation(impl, defaults) == \
+        {"protocol": "p", "server": ["java", "-Xmx1m", "-jar", "s.jar"]}
+    assert manifests.resolve_implementation(impl, defaults, quick_start=True) == \
+        {"protocol": "p", "server": ["java", "-Xmx1m", "-XX:TieredStopAtLevel=1", "-jar", "s.jar"]}
+    assert manifests.resolve_implementation({**impl, "no_defaults": ["argv_prefix"]}, defaults, quick_start=True) == \
+        {"protocol": "p", "server": ["-jar", "s.jar"]}
+    spec = json.loads((IDL / "workloads.json").read_text())["profiles"]
+    quick = {name for name, p in spec.items() if p.get("quick_start")}
+    assert quick == {"smoke", "certify"}, "only profiles whose figures are not published may start quickly"
 
 
 def test_languages_are_unique():
