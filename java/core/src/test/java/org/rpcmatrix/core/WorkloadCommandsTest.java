@@ -134,9 +134,10 @@ class WorkloadCommandsTest {
 
     @Test
     void warmupUntilSteadyGivesUpAfterMaxMs() throws Exception {
-        // Each call lasts twice as long as the one before: batch medians never agree within 50 %. The first lasts
-        // 1 ms so that the fixed cost of a call (interpreted code, a loaded machine's scheduling, tens of us)
-        // cannot make three batches agree: it did when the first lasted 1 us.
+        // Each call lasts twice as long as the one before, and steady asks three batch medians to be equal to the
+        // nanosecond (tolerance 0), which calls of different lengths never are. With a tolerance of 50 % the cold
+        // first calls' fixed costs (class loading, interpreted code, a loaded machine's scheduling: milliseconds)
+        // once made three batches agree.
         ClientSession session = connected("rawtcp", new FakeClient() {
             private long nanos = 1_000_000;
 
@@ -147,7 +148,7 @@ class WorkloadCommandsTest {
             }
         });
         JsonNode answer = send(session, "{\"cmd\": \"warmup\", \"workload\": \"ping\", \"calls\": 1,"
-                + " \"until_steady\": {\"tolerance\": 0.5, \"max_ms\": 20}}");
+                + " \"until_steady\": {\"tolerance\": 0, \"max_ms\": 20}}");
         assertTrue(answer.get("ok").booleanValue(), answer.toString());
         assertFalse(answer.get("steady").booleanValue());
         int batches = answer.get("batches").intValue();
