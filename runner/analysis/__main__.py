@@ -140,8 +140,12 @@ def allow_timing(args) -> int:
 
 def shuffle(args) -> int:
     from . import plan
-    lines = [line for line in sys.stdin.read().splitlines() if line.strip()]
-    sys.stdout.write("".join(line + "\n" for line in plan.shuffled(lines, args.seed, args.pass_no)))
+    lines = plan.shuffled([line for line in sys.stdin.read().splitlines() if line.strip()], args.seed, args.pass_no)
+    if args.lanes is None:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    else:
+        lanes = plan.dealt_to_lanes(lines, args.lanes)
+        sys.stdout.write("".join(f"{lane}\t{line}\n" for lane, line in zip(lanes, lines, strict=True)))
     return 0
 
 
@@ -377,6 +381,7 @@ def main(argv=None) -> int:
     s = sub.add_parser("shuffle", help="the cells on stdin in the pass's seeded random order")
     s.add_argument("--seed", type=int, required=True)
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
+    s.add_argument("--lanes", type=int, help="also deal the cells to this many lanes: '<lane>\\t<cell>' lines")
     s.set_defaults(func=shuffle)
     s = sub.add_parser("render",
                        help="write results.csv, junit.xml, samples and REPORT.md; exit 1 on anything unexpected")

@@ -61,8 +61,25 @@ def workloads_for(spec: dict, profile: dict, protocol: str, registry: dict, cont
     return rows, unsupported
 
 
+def lanes(profile: dict) -> int:
+    """How many cells of different protocols the profile runs at once (`"lanes": N`, 1 by default). Cells
+    that share the CPUs disturb each other's figures, so only a profile that measures nothing may have more
+    than one: no workloads, no floor, no handlers, no bytes counted (certify)."""
+    count = profile.get("lanes", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise PlanError(f"lanes takes a whole number of 1 or more, not {count!r}")
+    measured = [key for key in ("workloads", "floor", "handler", "count_calls") if profile.get(key)]
+    if profile.get("workloads") is None:
+        measured.insert(0, "workloads")  # no list: every workload
+    if count > 1 and measured:
+        raise PlanError(f"a profile with lanes > 1 must measure nothing, but it sets {', '.join(measured)}: "
+                        "cells running at once would disturb each other's figures")
+    return count
+
+
 def write_plans(run: Path, idl: Path, profile_name: str, protocols: list[str], passes: int, seed: int) -> None:
     spec, profile = load_profile(idl, profile_name)
+    lanes(profile)
     registry = load_registry(idl)
     contract = json.loads((idl / "contract.json").read_text())
     plan_dir = run / "plan"
@@ -170,6 +187,23 @@ def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
             rng.shuffle(group)
             order += group
     return order
+
+
+def dealt_to_lanes(lines: list[str], count: int) -> list[int]:
+    """The lane (0 to count - 1) of each cell of a pass, in the pass's order: a protocol's cells stay in one
+    lane (its processes are kept across them), the protocols go largest first (by cells that run, plus one
+    for the declined) each to the lane with the least so far."""
+    cells = [json.loads(line) for line in lines]
+    weight: dict[str, int] = {}
+    for c in cells:
+        weight[c["protocol"]] = weight.get(c["protocol"], 1) + (0 if c.get("unsupported") or c.get("error") else 1)
+    load = [0] * count
+    lane_of = {}
+    for protocol in sorted(weight, key=lambda p: -weight[p]):
+        lane = load.index(min(load))
+        lane_of[protocol] = lane
+        load[lane] += weight[protocol]
+    return [lane_of[c["protocol"]] for c in cells]
 
 
 # ------------------------------------------------------------------------------------------------ cells

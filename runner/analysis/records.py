@@ -10,6 +10,7 @@ Runs of schema 2 (the published ones made before schema 3) embedded that environ
 appended a cell's records again as later facts arrived; load() reads them as well, the last record of a
 (cell, workload, pass) winning, and a published run's results.jsonl.gz when there is no results.jsonl.
 """
+import fcntl
 import gzip
 import json
 import os
@@ -48,10 +49,12 @@ def key(rec: dict) -> tuple:
 
 def append(run: Path, records: list[dict]) -> None:
     """Appends a step's records to results.jsonl in one write, so that a kill leaves all of them or none
-    (short of a torn last line, which stored() skips and resume trims)."""
+    (short of a torn last line, which stored() skips and resume trims); under a lock, as the lanes of a run
+    append at once."""
     data = memoryview("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8"))
     fd = os.open(run / RESULTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         while data:
             data = data[os.write(fd, data):]
     finally:

@@ -34,11 +34,12 @@ kept_client_get() {
   read -r CLIENT_PID CLIENT_IN CLIENT_OUT CLIENT_WARM CLIENT_DIR <<<"${KEPT_CLIENTS[$1]}"
 }
 
-# PROCESS_DIR: a new folder for one process's FIFOs and logs; the cell folders link to it.
+# PROCESS_DIR: a new folder for one process's FIFOs and logs; the cell folders link to it. A lane's (run_lanes)
+# are named for it: the lanes count from the same number.
 new_process_dir() {
   local role="$1" impl="$2"
   PROCESS_SEQ=$((PROCESS_SEQ + 1))
-  PROCESS_DIR="$OUT/processes/pass$PASS/$(printf '%04d' "$PROCESS_SEQ")-$role-${impl//\//_}"
+  PROCESS_DIR="$OUT/processes/pass$PASS/$(printf '%04d' "$PROCESS_SEQ")${LANE:+-lane$LANE}-$role-${impl//\//_}"
   mkdir -p "$PROCESS_DIR"
 }
 

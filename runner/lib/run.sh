@@ -144,8 +144,8 @@ build_only() {
   info "built"
 }
 
-cleanup() {
-  trap - INT TERM
+# The clients' pipes closed and every process group this shell started stopped.
+stop_processes() {
   local key fd_in fd_out
   if [[ -n "${CLIENT_PID:-}" && -n "${CLIENT_IN:-}" ]]; then
     exec {CLIENT_IN}>&- {CLIENT_OUT}<&- 2>/dev/null || true
@@ -155,6 +155,21 @@ cleanup() {
     exec {fd_in}>&- {fd_out}<&- 2>/dev/null || true
   done
   stop_all_groups
+}
+
+# Each lane stops its own processes (run_lane's traps); then the runner's own go, and the namespace and
+# cgroups.
+stop_lanes() {
+  local pid
+  for pid in "${LANE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${LANE_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  LANE_PIDS=()
+}
+
+cleanup() {
+  trap - INT TERM
+  stop_lanes
+  stop_processes
   netns_destroy
   cgroup_destroy
   if [[ -n "${OUT:-}" ]]; then rm -f "$OUT/runner.pid"; fi
@@ -204,7 +219,10 @@ setup_cgroups() {
   if cgroup_create "$tag"; then
     CPU_NOTE="usage of a cgroup ($CGROUP_KIND) per side, holding the process group: every thread and child, exited ones included, to the microsecond; read just before and after each repetition"
   fi
-  if ((USE_PIN == 1)); then
+  if ((LANES > 1)); then
+    # cells at once on pinned CPUs would queue the lanes' clients on one CPU and their servers on the other
+    PIN_NOTE="not pinned: $LANES lanes of cells at once share the CPUs (the profile measures nothing)"
+  elif ((USE_PIN == 1)); then
     cpuset_create "$tag" || warn "$PIN_NOTE"
   else
     PIN_NOTE="not pinned: --no-pin"
@@ -308,7 +326,7 @@ measure_handlers() {
 # The cells of one pass, one JSON line each, in a random order drawn from the run's seed and the pass,
 # grouped by protocol and server so that processes can be kept across cells (processes.sh).
 shuffled_cells() {
-  "$PYTHON" -m analysis shuffle --seed "$SEED" --pass "$PASS" <<<"$CELL_LINES"
+  "$PYTHON" -m analysis shuffle --seed "$SEED" --pass "$PASS" "$@" <<<"$CELL_LINES"
 }
 
 # Progress: the cell's outcome and the time left, estimated from the work the remaining cells have
@@ -316,14 +334,14 @@ shuffled_cells() {
 # Each finished step is folded into its records, then goes to the run's journal; a resumed run skips the
 # steps it lists (and drops the records of any other).
 run_matrix() {
-  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) index=0 started=$SECONDS cell name slug declined planned=0
-  local done_work=0 work left summary
   local -a fresh=()
   ((KEEP_PROCESSES)) || fresh=(--fresh-processes)
-  planned=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
-  if [[ -n "$RESUME" ]]; then planned=$((planned - $("$PYTHON" -m analysis estimate --run "$OUT" --finished))); fi
+  MATRIX_STARTED=$SECONDS DONE_WORK=0 MATRIX_STATUS=0
+  PLANNED=$("$PYTHON" -m analysis estimate --run "$OUT" --passes "$PASSES" "${fresh[@]}" <<<"$CELL_LINES")
+  if [[ -n "$RESUME" ]]; then PLANNED=$((PLANNED - $("$PYTHON" -m analysis estimate --run "$OUT" --finished))); fi
   FLOOR_ON=0
   if [[ "$(jq -r '.floor // false' "$OUT/plan/profile.json")" == true ]]; then FLOOR_ON=1; fi
+  local total=$(($(wc -l <<<"$CELL_LINES") * PASSES)) first
   for ((PASS = 1; PASS <= PASSES; PASS++)); do
     FLOOR_GROUP="" ADJACENT_FLOOR=""
     if ((FLOOR_ON)) && ! is_finished "$PASS" stage:floor; then
@@ -332,30 +350,93 @@ run_matrix() {
       fold_step "$OUT/floor/pass$PASS"
       journal "$PASS" stage:floor
     fi
-    while IFS= read -r cell; do
-      index=$((index + 1))
-      IFS=$'\x1f' read -r name slug declined < <(jq -r \
-        '[.name, .slug, (if .unsupported or .error then "1" else "" end)] | join("\u001f")' <<<"$cell")
-      if is_finished "$PASS" "$name"; then continue; fi
-      if [[ -n "$declined" ]]; then
-        gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" </dev/null
-        DECLINED_DIRS+=("$OUT/cells/$slug/pass$PASS") DECLINED_NAMES+=("$name") DECLINED_INDEXES+=("$index")
-        continue
-      fi
-      end_declined_cells "$total"
-      measure_adjacent_floor "$cell" </dev/null
-      printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
-      gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" "$ADJACENT_FLOOR" </dev/null
-      IFS=$'\t' read -r work summary < <(end_cell "$OUT/cells/$slug/pass$PASS")
-      journal "$PASS" "$name"
-      done_work=$((done_work + work))
-      left=0
-      if ((done_work > 0 && planned > done_work)); then left=$(((SECONDS - started) * (planned - done_work) / done_work)); fi
-      printf '%s (about %s left)\n' "$summary" "$(human_seconds "$left")" >&2
-    done < <(shuffled_cells)
-    end_declined_cells "$total"
-    retire_processes
+    first=$(((PASS - 1) * total / PASSES + 1))
+    if ((LANES > 1)); then
+      run_lanes "$total" "$first"
+    else
+      run_cells "$total" < <(shuffled_cells | awk -v i="$first" '{ print i++ "\t" $0 }')
+    fi
   done
+}
+
+# run_cells TOTAL: the cells on stdin ("<index>\t<cell JSON>" lines, in the pass's order), each run, folded
+# and journalled, with its progress line; then the pass's declined cells and kept processes go. In a lane
+# (LANE set) a cell's progress line is printed whole when it ends, as other lanes print theirs meanwhile.
+run_cells() {
+  local total="$1" index cell name slug declined work summary left
+  while IFS=$'\t' read -r index cell; do
+    IFS=$'\x1f' read -r name slug declined < <(jq -r \
+      '[.name, .slug, (if .unsupported or .error then "1" else "" end)] | join("\u001f")' <<<"$cell")
+    if is_finished "$PASS" "$name"; then continue; fi
+    if [[ -n "$declined" ]]; then
+      gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" </dev/null
+      DECLINED_DIRS+=("$OUT/cells/$slug/pass$PASS") DECLINED_NAMES+=("$name") DECLINED_INDEXES+=("$index")
+      continue
+    fi
+    end_declined_cells "$total"
+    measure_adjacent_floor "$cell" </dev/null
+    [[ -n "$LANE" ]] || printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
+    gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" "$ADJACENT_FLOOR" </dev/null
+    IFS=$'\t' read -r work summary < <(end_cell "$OUT/cells/$slug/pass$PASS")
+    journal "$PASS" "$name"
+    DONE_WORK=$((DONE_WORK + work))
+    left=0
+    if ((DONE_WORK > 0 && PLANNED > DONE_WORK)); then
+      left=$(((SECONDS - MATRIX_STARTED) * (PLANNED - DONE_WORK) / DONE_WORK))
+    fi
+    if [[ -n "$LANE" ]]; then
+      printf '[%d/%d] %s %s (lane %s: about %s left)\n' "$index" "$total" "$name" "$summary" "$LANE" "$(human_seconds "$left")" >&2
+    else
+      printf '%s (about %s left)\n' "$summary" "$(human_seconds "$left")" >&2
+    fi
+  done
+  end_declined_cells "$total"
+  retire_processes
+}
+
+# The lane a subshell runs (empty in the runner itself), and the runner's lanes at work.
+LANE=""
+LANE_PIDS=()
+
+# run_lanes TOTAL FIRST: the pass's cells dealt to LANES lanes by protocol (plan.dealt_to_lanes), each lane a
+# subshell that runs its cells as the runner would, all at once, sharing the namespace and cgroups. Only a
+# profile that measures nothing has lanes (plan.lanes). A lane that stops early leaves its cells unrecorded:
+# the run ends with status 1, and --resume runs them.
+run_lanes() {
+  local total="$1" index="$2" dir lane cell file status
+  dir="$OUT/plan/lanes/pass$PASS"
+  rm -rf "$dir" && mkdir -p "$dir"
+  while IFS=$'\t' read -r lane cell; do
+    printf '%s\t%s\n' "$index" "$cell" >>"$dir/lane$((lane + 1)).tsv"
+    index=$((index + 1))
+  done < <(shuffled_cells --lanes "$LANES")
+  for file in "$dir"/lane*.tsv; do
+    lane="${file##*/lane}"
+    run_lane "${lane%.tsv}" "$total" <"$file" &
+    LANE_PIDS+=("$!")
+  done
+  for lane in "${!LANE_PIDS[@]}"; do
+    status=0
+    wait "${LANE_PIDS[$lane]}" || status=$?
+    if ((status != 0)); then
+      warn "lane $((lane + 1)) stopped with status $status; its unfinished cells have no records (resume the run: --resume $OUT)"
+      MATRIX_STATUS=1
+    fi
+  done
+  LANE_PIDS=()
+}
+
+# run_lane N TOTAL: one lane's cells (on stdin), run in the background job run_lanes starts for it (one process:
+# its traps are its own): its processes are its own to stop, on an interruption too; the namespace and cgroups
+# are the runner's.
+run_lane() {
+  LANE="$1" LIVE_GROUPS=() KEPT_CLIENTS=() CLIENT_PID="" SERVER_PID=""
+  local cells
+  cells=$(cat)
+  trap stop_processes EXIT
+  trap 'stop_processes; fold_unfolded_step; exit 130' INT TERM
+  PLANNED=$(cut -f2- <<<"$cells" | "$PYTHON" -m analysis estimate --run "$OUT" --passes 1) DONE_WORK=0
+  run_cells "$2" <<<"$cells"
 }
 
 # The run's plan, environment and cell list (a resumed run keeps those it began with).
@@ -406,6 +487,9 @@ run_command() {
   info "run folder: $OUT"
   printf '%s\n' "$$" >"$OUT/runner.pid"
   BASELINE=$(jq -r '.baseline // ""' "$IDL_DIR/workloads.json")
+  # the profile's lanes (plan.lanes checks the value when the run is prepared): pinning depends on them
+  LANES=$(jq -r --arg p "$PROFILE" '.profiles[$p].lanes // 1' "$IDL_DIR/workloads.json")
+  [[ "$LANES" =~ ^[1-9][0-9]*$ ]] || LANES=1
   PASSES="${PASSES:-$(jq -r --arg p "$PROFILE" '.profiles[$p].passes // 1' "$IDL_DIR/workloads.json")}"
   SEED="${SEED:-$(date -u +%s)}"
   if [[ -z "$RESUME" ]]; then save_options "${RESUME_ARGS[@]}"; fi
@@ -431,7 +515,7 @@ run_command() {
   fi
   run_matrix
   cleanup
-  local status=0
+  local status="$MATRIX_STATUS"
   render_results || status=$?
   if [[ "$OUT" == "$ROOT/results/"* ]]; then
     ln -sfn "$(basename "$OUT")" "$ROOT/results/latest"

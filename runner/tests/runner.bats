@@ -492,6 +492,55 @@ await_file() {
   grep -q 'testcase classname="echo/alpha→beta" name="vector int64_max"' "$OUT/junit.xml"
 }
 
+@test "lanes: a profile that measures nothing runs its protocols in lanes at once, with one lane's records" {
+  local protocols=echo,oneway,gap,published,nope
+  run "$RPCM" run "${FAST[@]}" --profile lanes --protocol "$protocols"
+  [ "$status" -eq 0 ]
+  # the protocols were dealt to two lanes, each printing its own progress lines whole
+  [[ "$output" == *"(lane 1: about"* && "$output" == *"(lane 2: about"* ]]
+  [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-lane1-*' | wc -l)" -gt 0 ]
+  [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-lane2-*' | wc -l)" -gt 0 ]
+  [ "$(cut -f1 "$OUT"/plan/lanes/pass1/lane*.tsv | sort -n | uniq | wc -l)" -eq "$(wc -l <"$OUT/cells.jsonl")" ]
+  # lanes are not pinned: pinned, the lanes' clients would queue on one CPU and their servers on the other
+  jq -e '.run.pin == "not pinned: 2 lanes of cells at once share the CPUs (the profile measures nothing)"' "$OUT/env.json" >/dev/null
+  # every record once, and the same outcomes as the same cells in one lane
+  [ "$(jq -s 'length == (unique_by([.cell, .workload, .pass]) | length)' "$OUT/results.jsonl")" = true ]
+  run "$RPCM" run "${FAST[@]}" --profile certify --protocol "$protocols" --out "$OUT-one"
+  [ "$status" -eq 0 ]
+  outcomes() { jq -r '"\(.cell) \(.workload) \(.status)"' "$1/results.jsonl" | sort; }
+  [ "$(outcomes "$OUT")" = "$(outcomes "$OUT-one")" ]
+  [ "$(grep -c '"cell"' "$OUT/progress.jsonl")" -eq "$(wc -l <"$OUT/cells.jsonl")" ]
+}
+
+@test "lanes: a profile that measures something may not have them" {
+  jq '.profiles.smoke.lanes = 2' "$FIDL/workloads.json" >"$BATS_TEST_TMPDIR/workloads.json"
+  cp "$FIDL/protocols.json" "$FIDL/contract.json" "$FIDL/vectors.json" "$BATS_TEST_TMPDIR/"
+  run "$RPCM" run "${FAST[@]}" --idl "$BATS_TEST_TMPDIR" --protocol echo
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"a profile with lanes > 1 must measure nothing, but it sets workloads, floor, handler, count_calls"* ]]
+}
+
+@test "lanes: Ctrl-C stops every lane's processes, keeps the finished cells' records and writes the report" {
+  python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+    "$RPCM" run "${FAST[@]}" --profile lanes --protocol echo,neverready --ready-timeout 30 >"$BATS_TEST_TMPDIR/log" 2>&1 3>&- &
+  local pid=$! tries=0
+  # wait (bounded) until one lane has finished a cell and the other waits for a server that never gets ready
+  until [ -e "$OUT/cells/neverready__alpha-to-alpha/pass1/server.out" ] && grep -q '"cell"' "$OUT/progress.jsonl" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ "$tries" -le 600 ] || { echo "the lanes never got there" >&2; kill -KILL "$pid"; return 1; }
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  wait "$pid" || status=$?
+  [ "$status" -eq 130 ]
+  grep -q 'interrupted: stopping processes, keeping the records written so far' "$BATS_TEST_TMPDIR/log"
+  local cell
+  for cell in $(jq -r '.cell // empty' "$OUT/progress.jsonl"); do
+    [ -n "$(record_of "$cell" vectors .status)" ]
+  done
+  [ -s "$OUT/REPORT.md" ]
+}
+
 @test "a killed run resumes: its options, the first unfinished cell, what it left in the kernel removed" {
   "$RPCM" run "${FAST[@]}" --protocol echo --passes 2 --seed 7 >"$BATS_TEST_TMPDIR/first.log" 2>&1 3>&- &
   local pid=$! tries=0 tag left

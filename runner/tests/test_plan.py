@@ -92,3 +92,42 @@ def test_known_failures_let_timing_go_on_only_for_the_vectors_they_name():
     assert not known_failures.vectors_allow_timing(entries, "p/a→a", vectors)  # a whole-cell entry does not
     assert not known_failures.vectors_allow_timing(entries, "p/b→b", vectors)
     assert known_failures.vectors_allow_timing([], "p/b→b", {"results": [{"id": "v3", "status": "pass"}]})
+
+
+def test_lanes_only_where_nothing_is_measured():
+    assert plan.lanes({"workloads": []}) == 1
+    assert plan.lanes({"workloads": [], "lanes": 2}) == 2
+    assert plan.lanes({"workloads": ["ping"], "lanes": 1}) == 1
+    for measuring, named in [({"workloads": ["ping"]}, "workloads"), ({}, "workloads"),
+                             ({"workloads": [], "floor": True}, "floor"),
+                             ({"workloads": [], "handler": True}, "handler"),
+                             ({"workloads": [], "count_calls": 3}, "count_calls")]:
+        try:
+            plan.lanes({**measuring, "lanes": 2})
+        except plan.PlanError as e:
+            assert named in str(e)
+        else:
+            raise AssertionError(f"lanes allowed with {measuring}")
+    for bad in (0, -1, 1.5, True, "2"):
+        try:
+            plan.lanes({"workloads": [], "lanes": bad})
+        except plan.PlanError as e:
+            assert "whole number" in str(e)
+        else:
+            raise AssertionError(f"lanes {bad!r} allowed")
+
+
+def test_cells_are_dealt_to_lanes_by_protocol_heaviest_first():
+    def cell(protocol, n, declined=False):
+        return json.dumps({"protocol": protocol, "name": f"{protocol}/{n}", "unsupported": "no" if declined else None})
+    lines = ([cell("big", i) for i in range(5)] + [cell("mid", i) for i in range(3)]
+             + [cell("small", i) for i in range(2)] + [cell("gaps", i, declined=True) for i in range(6)])
+    lanes = plan.dealt_to_lanes(lines, 2)
+    of = {json.loads(line)["protocol"]: set() for line in lines}
+    for line, lane in zip(lines, lanes, strict=True):
+        of[json.loads(line)["protocol"]].add(lane)
+    assert all(len(s) == 1 for s in of.values()), "a protocol's cells stay in one lane"
+    # weights (cells that run + 1): big 6, mid 4, small 3, gaps 1 -> big | mid + small ... gaps to the lighter
+    assert of["big"] != of["mid"] and of["mid"] == of["small"] and of["gaps"] == of["big"]
+    assert plan.dealt_to_lanes(lines, 1) == [0] * len(lines)
+    assert set(plan.dealt_to_lanes(lines, 8)) == {0, 1, 2, 3}  # no more lanes than protocols get cells
