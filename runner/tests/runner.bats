@@ -74,6 +74,27 @@ await_file() {
   done
 }
 
+# interrupted_run CONDITION DESCRIPTION RUN-ARGS...: starts a run in the background with SIGINT as a terminal
+# gives it (background jobs of a script start with it ignored), waits (bounded) until the bash CONDITION
+# holds, then interrupts it as Ctrl-C would; asserts status 130 and the runner's message. Its log is
+# $BATS_TEST_TMPDIR/log.
+interrupted_run() {
+  local condition="$1" what="$2" pid tries=0 status=0
+  shift 2
+  python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+    "$RPCM" run "$@" >"$BATS_TEST_TMPDIR/log" 2>&1 3>&- &
+  pid=$!
+  until eval "$condition"; do
+    tries=$((tries + 1))
+    [ "$tries" -le 600 ] || { echo "$what never happened" >&2; kill -KILL "$pid"; return 1; }
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  wait "$pid" || status=$?
+  [ "$status" -eq 130 ]
+  grep -q 'interrupted: stopping processes, keeping the records written so far' "$BATS_TEST_TMPDIR/log"
+}
+
 @test "cells: every client implementation × every server implementation, gaps as unsupported rows with a reason" {
   run "$RPCM" cells --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]
@@ -521,19 +542,9 @@ await_file() {
 }
 
 @test "lanes: Ctrl-C stops every lane's processes, keeps the finished cells' records and writes the report" {
-  python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
-    "$RPCM" run "${FAST[@]}" --profile lanes --protocol echo,neverready --ready-timeout 30 >"$BATS_TEST_TMPDIR/log" 2>&1 3>&- &
-  local pid=$! tries=0
-  # wait (bounded) until one lane has finished a cell and the other waits for a server that never gets ready
-  until [ -e "$OUT/cells/neverready__alpha-to-alpha/pass1/server.out" ] && grep -q '"cell"' "$OUT/progress.jsonl" 2>/dev/null; do
-    tries=$((tries + 1))
-    [ "$tries" -le 600 ] || { echo "the lanes never got there" >&2; kill -KILL "$pid"; return 1; }
-    sleep 0.1
-  done
-  kill -INT "$pid"
-  wait "$pid" || status=$?
-  [ "$status" -eq 130 ]
-  grep -q 'interrupted: stopping processes, keeping the records written so far' "$BATS_TEST_TMPDIR/log"
+  # one lane has finished a cell and the other waits for a server that never gets ready
+  interrupted_run "[ -e '$OUT/cells/neverready__alpha-to-alpha/pass1/server.out' ] && grep -q '\"cell\"' '$OUT/progress.jsonl' 2>/dev/null" \
+    "the lanes' state to interrupt" "${FAST[@]}" --profile lanes --protocol echo,neverready --ready-timeout 30
   local cell
   for cell in $(jq -r '.cell // empty' "$OUT/progress.jsonl"); do
     [ -n "$(record_of "$cell" vectors .status)" ]
@@ -586,20 +597,9 @@ await_file() {
 }
 
 @test "Ctrl-C: processes, namespace and cgroups gone, records so far kept, report written" {
-  # Background jobs of a script start with SIGINT ignored; give the runner the default a terminal gives.
-  python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
-    "$RPCM" run "${FAST[@]}" --protocol echo,hang --client alpha --server alpha --command-timeout 30 >"$BATS_TEST_TMPDIR/log" 2>&1 3>&- &
-  local pid=$! tries=0 log="$OUT/cells/hang__alpha-to-alpha/pass1/client.log"
-  # wait (bounded) until the hanging cell's client hangs in a measure, then interrupt as a terminal would
-  until grep -q '"cmd": "measure"' "$log" 2>/dev/null; do
-    tries=$((tries + 1))
-    [ "$tries" -le 600 ] || { echo "the hanging cell never reached its measure" >&2; kill -KILL "$pid"; return 1; }
-    sleep 0.1
-  done
-  kill -INT "$pid"
-  wait "$pid" || status=$?
-  [ "$status" -eq 130 ]
-  grep -q 'interrupted: stopping processes, keeping the records written so far' "$BATS_TEST_TMPDIR/log"
+  # the hanging cell's client hangs in a measure
+  interrupted_run "grep -q '\"cmd\": \"measure\"' '$OUT/cells/hang__alpha-to-alpha/pass1/client.log' 2>/dev/null" \
+    "the hanging cell's measure" "${FAST[@]}" --protocol echo,hang --client alpha --server alpha --command-timeout 30
   [ "$(record_of 'hang/alpha→alpha' vectors .status)" = pass ]
   [ -s "$OUT/REPORT.md" ]
 }
