@@ -71,9 +71,9 @@ end_declined_cells() {
 
 # Marks every not-yet-recorded part of the cell (vectors and/or workloads) with one status and reason.
 record_rest() {
-  local cell_dir="$1" status="$2" reason="$3" from="${4:-vectors}"
-  record "$cell_dir" "$(jq -nc --argjson p "$PASS" --arg s "$status" --arg r "$reason" --arg f "$from" \
-    '{kind: "status", pass: $p, status: $s, reason: $r, from: $f}')"
+  local cell_dir="$1" status="$2" reason="$3" from="${4:-vectors}" quoted
+  json_quote quoted "$reason"
+  record "$cell_dir" "{\"kind\": \"status\", \"pass\": $PASS, \"status\": \"$status\", \"reason\": $quoted, \"from\": \"$from\"}"
 }
 
 # After client_call's status 2 (the client is gone) or 3 (it hangs), marks the rest of the cell from
@@ -198,7 +198,7 @@ time_workload() {
 }
 
 run_workloads() {
-  local cell_dir="$1" protocol="$2" least_s="$3" name size warmup calls reps min_ms max_calls rc=0
+  local cell_dir="$1" protocol="$2" least_s="$3" name size warmup calls reps min_ms max_calls rc=0 reason
   warm_cell "$protocol" "$cell_dir" "$least_s" || rc=$?
   record_lost_client "$cell_dir" "$rc" "warm-up: " workloads || return 1
   mark_warm
@@ -208,14 +208,13 @@ run_workloads() {
     time_workload "$cell_dir" "$name" "$calls" "$reps" "$min_ms" "$max_calls" "$warmup" || rc=$?
     case "$rc" in
       0)
-        record "$cell_dir" "$(jq -nc --argjson p "$PASS" --arg w "$name" --arg size "$size" \
-          --argjson warmup "$warmup" --argjson calls "$calls" --argjson reps "$reps" --argjson min_ms "$min_ms" \
-          --argjson measured "$MEASURED" \
-          '{kind: "workload", pass: $p, workload: $w, size: $size, warmup: $warmup, calls: $calls,
-            repetitions: $reps, min_ms: $min_ms, measured: $measured}')"
+        # the plan's names and numbers (plan.write_plans) and MEASURED, all JSON-safe as they are
+        record "$cell_dir" "{\"kind\": \"workload\", \"pass\": $PASS, \"workload\": \"$name\", \"size\": \"$size\", \"warmup\": $warmup, \"calls\": $calls, \"repetitions\": $reps, \"min_ms\": $min_ms, \"measured\": $MEASURED}"
         ;;
-      1) record "$cell_dir" "$(jq -nc --argjson p "$PASS" --arg w "$name" --arg r "$CLIENT_ERROR" \
-        '{kind: "status", pass: $p, status: "fail", reason: $r, from: $w, only: true}')" ;;
+      1)
+        json_quote reason "$CLIENT_ERROR"
+        record "$cell_dir" "{\"kind\": \"status\", \"pass\": $PASS, \"status\": \"fail\", \"reason\": $reason, \"from\": \"$name\", \"only\": true}"
+        ;;
       *) record_lost_client "$cell_dir" "$rc" "" "$name" || return 1 ;;
     esac
   done < <(plan_rows "$protocol")
@@ -263,15 +262,29 @@ start_client() {
   cgroup_join client "$CLIENT_PID"
 }
 
+# protocol_has_metadata PROTOCOL: its registry entry names published metadata (read from the registry once).
+declare -A METADATA_PROTOCOLS=()
+METADATA_READ=0
+protocol_has_metadata() {
+  local protocol
+  if ((METADATA_READ == 0)); then
+    while IFS= read -r protocol; do
+      METADATA_PROTOCOLS["$protocol"]=1
+    done < <(jq -r '.protocols | to_entries[] | select(.value.metadata) | .key' "$IDL_DIR/protocols.json")
+    METADATA_READ=1
+  fi
+  [[ -n "${METADATA_PROTOCOLS[$1]:-}" ]]
+}
+
 # For a protocol whose registry entry names published metadata (a SOAP server's ?wsdl): can the client's
 # stack build a client from what this server publishes? The answer goes beside the vectors. A client that
 # does not answer ends the cell, as for the vectors.
 check_metadata() {
   local cell_dir="$1" protocol="$2" rc=0
-  jq -e --arg p "$protocol" '.protocols[$p].metadata // empty' "$IDL_DIR/protocols.json" >/dev/null || return 0
+  protocol_has_metadata "$protocol" || return 0
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"metadata\", \"protocol\": \"$protocol\"}" || rc=$?
   if ((rc >= 2)); then
-    record "$cell_dir" "$(jq -nc --argjson p "$PASS" '{kind: "vectors", pass: $p}')"
+    record "$cell_dir" "{\"kind\": \"vectors\", \"pass\": $PASS}"
     record_lost_client "$cell_dir" "$rc" "metadata: " workloads || true
     return 1
   fi
@@ -304,9 +317,16 @@ drive_client() {
     return
   fi
   # the runner's own facts beside the client's: whether each process is new to this cell
-  jq -c --argjson c "$CLIENT_NEW" --argjson s "$SERVER_NEW" \
-    '. + {processes: {client: (if $c == 1 then "new" else "kept" end), server: (if $s == 1 then "new" else "kept" end)}}' \
-    <<<"$CLIENT_ANSWER" >"$cell_dir/connect.json"
+  local client_age=kept server_age=kept
+  ((CLIENT_NEW != 1)) || client_age=new
+  ((SERVER_NEW != 1)) || server_age=new
+  if [[ "$CLIENT_ANSWER" =~ ^[[:space:]]*(\{.*[^[:space:]{])[[:space:]]*\}[[:space:]]*$ ]]; then
+    printf '%s, "processes": {"client": "%s", "server": "%s"}}\n' "${BASH_REMATCH[1]}" "$client_age" "$server_age" \
+      >"$cell_dir/connect.json"
+  else
+    jq -c --arg c "$client_age" --arg s "$server_age" '. + {processes: {client: $c, server: $s}}' \
+      <<<"$CLIENT_ANSWER" >"$cell_dir/connect.json"
+  fi
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"vectors\", \"protocol\": \"$protocol\"}" || rc=$?
   if ((rc != 0)); then
     record_client_failure "$cell_dir" "$rc" vectors
@@ -314,26 +334,26 @@ drive_client() {
   fi
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/vectors.json"
   check_metadata "$cell_dir" "$protocol" || return 0
-  record "$cell_dir" "$(jq -nc --argjson p "$PASS" '{kind: "vectors", pass: $p}')"
+  record "$cell_dir" "{\"kind\": \"vectors\", \"pass\": $PASS}"
   if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
     return
-  elif vectors_allow_timing "$cell_dir" "$(jq -r .name <<<"$cell")"; then
+  elif vectors_allow_timing "$cell_dir" "$CELL_NAME"; then
     if ((HONOUR_WARMUP_S)); then
       slug="${cell_dir%/pass*}"
       least_s=$(owed_warmup_s "${slug##*/}")
     fi
     run_workloads "$cell_dir" "$protocol" "$least_s" || true
   else
-    record "$cell_dir" "$(jq -nc --argjson p "$PASS" '{kind: "status", pass: $p, status: "fail",
-      from: "workloads", blocked_by: "vectors",
-      reason: "not timed: the cell'"'"'s vectors did not all pass (correctness before speed)"}')"
+    record "$cell_dir" "{\"kind\": \"status\", \"pass\": $PASS, \"status\": \"fail\", \"from\": \"workloads\", \"blocked_by\": \"vectors\", \"reason\": \"not timed: the cell's vectors did not all pass (correctness before speed)\"}"
   fi
 }
 
 # The fixed CPU probe of the floor program, in ns, or null without it.
 calibration_ns() {
-  if [[ -x "$FLOOR_BIN" ]]; then
-    "$FLOOR_BIN" spin --iterations 20000000 | jq '.ns' 2>/dev/null || echo null
+  local answer
+  if [[ -x "$FLOOR_BIN" ]] && answer=$("$FLOOR_BIN" spin --iterations 20000000 2>/dev/null) &&
+    [[ "$answer" =~ \"ns\":[[:space:]]*([0-9]+) ]]; then
+    printf '%s\n' "${BASH_REMATCH[1]}"
   else
     echo null
   fi
@@ -344,13 +364,13 @@ calibration_ns() {
 # relative to the run) among them. Its server and client stay up for the next cells of the protocol unless
 # they failed (processes.sh).
 run_cell() {
-  local cell="$1" floor="${2:-}" name slug protocol server_language client_language unsupported error cell_dir host retire_server_after_cell
-  # The unit separator, not a tab: read collapses runs of whitespace separators, and fields may be empty.
-  IFS=$'\x1f' read -r name slug protocol server_language client_language unsupported error < <(jq -r \
-    '[.name, .slug, .protocol, .server_language, .client_language, (.unsupported // ""), (.error // "")] | join("\u001f")' <<<"$cell")
+  local cell="$1" floor="${2:-}" slug protocol server_language client_language unsupported error cell_dir host retire_server_after_cell
+  read_cell "$cell"
+  slug="$CELL_SLUG" protocol="$CELL_PROTOCOL" unsupported="$CELL_UNSUPPORTED" error="$CELL_ERROR"
+  server_language="$CELL_SERVER_LANGUAGE" client_language="$CELL_CLIENT_LANGUAGE"
   mkdir -p "$OUT/cells/$slug/pass$PASS"
   cell_dir="$OUT/cells/$slug/pass$PASS"
-  [[ -f "$OUT/cells/$slug/cell.json" ]] || jq '.' <<<"$cell" >"$OUT/cells/$slug/cell.json"
+  [[ -f "$OUT/cells/$slug/cell.json" ]] || printf '%s\n' "$cell" >"$OUT/cells/$slug/cell.json"
   if [[ -n "$error" ]]; then
     record_rest "$cell_dir" error "$error"
     return
@@ -379,10 +399,8 @@ run_cell() {
     release_client
     retire_server_after_cell=0
   fi
-  record "$cell_dir" "$(jq -nc --argjson p "$PASS" \
-    --argjson steal "$(($(steal_ticks) - steal_before))" --argjson calibration "$calibration" --arg floor "$floor" \
-    '{kind: "cell_end", pass: $p, steal_ticks: $steal, calibration_ns: $calibration}
-     + (if $floor == "" then {} else {floor: $floor} end)')"
+  # floor: a folder of the run (floor/pass<N>/before-<slug>), JSON-safe as it is
+  record "$cell_dir" "{\"kind\": \"cell_end\", \"pass\": $PASS, \"steal_ticks\": $(($(steal_ticks) - steal_before)), \"calibration_ns\": $calibration${floor:+, \"floor\": \"$floor\"}}"
   if ((retire_server_after_cell)); then retire_server; else release_server; fi
   gzip -qf "$cell_dir"/*.samples.json 2>/dev/null || true
 }

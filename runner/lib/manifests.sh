@@ -32,16 +32,43 @@ filter_cells() {
   "$PYTHON" -m analysis expand --protocol "$1" --server "$2" --client "$3" --cell "$4" --select-only
 }
 
+# read_cell CELL_JSON: the cell's fields into CELL_NAME, CELL_SLUG, CELL_PROTOCOL, CELL_SERVER, CELL_CLIENT,
+# CELL_SERVER_LANGUAGE, CELL_CLIENT_LANGUAGE, CELL_UNSUPPORTED, CELL_ERROR and its roles' argv templates
+# (CELL_SERVER_ARGV, CELL_CLIENT_ARGV: arrays), with one jq for all; a cell read last time is not read again.
+CELL_JSON=""
+read_cell() {
+  [[ "$1" != "$CELL_JSON" ]] || return 0
+  local server_argv client_argv
+  IFS=$'\x1f' read -r -d '' CELL_NAME CELL_SLUG CELL_PROTOCOL CELL_SERVER CELL_CLIENT CELL_SERVER_LANGUAGE \
+    CELL_CLIENT_LANGUAGE CELL_UNSUPPORTED CELL_ERROR server_argv client_argv < <(jq -j '[.name, .slug, .protocol,
+      .server, .client, .server_language, .client_language, (.unsupported // ""), (.error // ""),
+      ((.server_argv // []) | join("\u001e")), ((.client_argv // []) | join("\u001e"))] | join("\u001f")' <<<"$1") || true
+  CELL_SERVER_ARGV=() CELL_CLIENT_ARGV=()
+  if [[ -n "$server_argv" ]]; then IFS=$'\x1e' read -r -d '' -a CELL_SERVER_ARGV <<<"$server_argv" || true; fi
+  if [[ -n "$client_argv" ]]; then IFS=$'\x1e' read -r -d '' -a CELL_CLIENT_ARGV <<<"$client_argv" || true; fi
+  # the here-string's newline ends the last argument
+  if ((${#CELL_SERVER_ARGV[@]} > 0)); then CELL_SERVER_ARGV[-1]="${CELL_SERVER_ARGV[-1]%$'\n'}"; fi
+  if ((${#CELL_CLIENT_ARGV[@]} > 0)); then CELL_CLIENT_ARGV[-1]="${CELL_CLIENT_ARGV[-1]%$'\n'}"; fi
+  CELL_JSON="$1"
+}
+
 # The argv of a cell's role with placeholders filled, one argument per line (arguments never contain
 # newlines). Placeholders: {protocol} {host} {port} {idl} {secrets} {root} {cell} (a scratch folder that
 # the cell's server and client share, e.g. for a stringified object reference).
 cell_argv() {
-  local cell="$1" role="$2" host="$3" port="$4" scratch="${5:-}"
-  jq -r --arg role "$role" --arg host "$host" --arg port "$port" \
-    --arg idl "$IDL_DIR" --arg secrets "$SECRETS_DIR" --arg root "$ROOT" --arg scratch "$scratch" '
-    .protocol as $protocol
-    | .["\($role)_argv"][]
-    | gsub("\\{protocol\\}"; $protocol) | gsub("\\{host\\}"; $host) | gsub("\\{port\\}"; $port)
-    | gsub("\\{idl\\}"; $idl) | gsub("\\{secrets\\}"; $secrets) | gsub("\\{root\\}"; $root)
-    | gsub("\\{cell\\}"; $scratch)' <<<"$cell"
+  local role="$2" host="$3" port="$4" scratch="${5:-}" arg
+  local -a template
+  read_cell "$1"
+  if [[ "$role" == server ]]; then template=("${CELL_SERVER_ARGV[@]}"); else template=("${CELL_CLIENT_ARGV[@]}"); fi
+  # the replacements quoted: bash 5.2 would read a & in them as the matched text
+  for arg in "${template[@]}"; do
+    arg="${arg//\{protocol\}/"$CELL_PROTOCOL"}"
+    arg="${arg//\{host\}/"$host"}"
+    arg="${arg//\{port\}/"$port"}"
+    arg="${arg//\{idl\}/"$IDL_DIR"}"
+    arg="${arg//\{secrets\}/"$SECRETS_DIR"}"
+    arg="${arg//\{root\}/"$ROOT"}"
+    arg="${arg//\{cell\}/"$scratch"}"
+    printf '%s\n' "$arg"
+  done
 }

@@ -146,7 +146,12 @@ wait_ready() {
   local out="$1" pgid="$2" timeout="$3" tenths=0 line port
   while ((tenths < timeout * 10)); do
     if [[ -s "$out" ]]; then
-      line=$(head -n 1 "$out")
+      IFS= read -r line <"$out" || true
+      # the usual ready line matched in bash; anything else through jq
+      if [[ "$line" =~ ^\{[[:space:]]*\"ready\":[[:space:]]*true,[[:space:]]*\"port\":[[:space:]]*([0-9]+)[[:space:]]*[,}] ]]; then
+        READY_PORT="${BASH_REMATCH[1]}"
+        return 0
+      fi
       port=$(jq -er 'select(.ready == true) | .port' <<<"$line" 2>/dev/null) && {
         READY_PORT="$port"
         return 0

@@ -70,7 +70,8 @@ server_spin_us() {
 serve_cell() {
   local cell="$1" cell_dir="$2" host="$3" key dir scratch spin
   local -a argv launch=() pin=()
-  key="$(jq -r '"\(.protocol)|\(.server)"' <<<"$cell")"
+  read_cell "$cell"
+  key="$CELL_PROTOCOL|$CELL_SERVER"
   SERVER_NEW=0
   if [[ "$key" == "$SERVER_KEY" && -n "$SERVER_PID" ]] && group_alive "$SERVER_PID"; then
     SERVER_CELL_DIRS+=("$cell_dir")
@@ -79,12 +80,12 @@ serve_cell() {
   fi
   retire_server
   SERVER_NEW=1 SERVER_KEY="$key" SERVER_WARM=0 SERVER_CELL_DIRS=("$cell_dir")
-  new_process_dir server "$(jq -r .server <<<"$cell")"
+  new_process_dir server "$CELL_SERVER"
   SERVER_DIR="$PROCESS_DIR" dir="$PROCESS_DIR"
-  scratch=$(scratch_dir "$(jq -r .protocol <<<"$cell")")
+  scratch=$(scratch_dir "$CELL_PROTOCOL")
   rm -rf "$scratch" && mkdir -p "$scratch"
   mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT" "$scratch")
-  spin=$(server_spin_us "$(jq -r .server_language <<<"$cell")")
+  spin=$(server_spin_us "$CELL_SERVER_LANGUAGE")
   if [[ -n "$spin" ]]; then argv=(env "RPCMATRIX_SERVER_SPIN_US=$spin" "${argv[@]}"); fi
   mapfile -t pin < <(pin_prefix server)
   mapfile -t launch < <(netns_prefix server)
@@ -116,7 +117,8 @@ retire_server() {
 client_for_cell() {
   local cell="$1" cell_dir="$2" host="$3" port="$4" dir scratch
   local -a argv launch=() pin=()
-  CLIENT_KEY="$(jq -r '"\(.protocol)|\(.client)"' <<<"$cell")"
+  read_cell "$cell"
+  CLIENT_KEY="$CELL_PROTOCOL|$CELL_CLIENT"
   CLIENT_NEW=0
   if kept_client_get "$CLIENT_KEY"; then
     if group_alive "$CLIENT_PID"; then
@@ -127,9 +129,9 @@ client_for_cell() {
     retire_client "$CLIENT_KEY"
   fi
   CLIENT_NEW=1
-  new_process_dir client "$(jq -r .client <<<"$cell")"
+  new_process_dir client "$CELL_CLIENT"
   CLIENT_DIR="$PROCESS_DIR" dir="$PROCESS_DIR"
-  scratch=$(scratch_dir "$(jq -r .protocol <<<"$cell")")
+  scratch=$(scratch_dir "$CELL_PROTOCOL")
   mkdir -p "$scratch"
   mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$scratch")
   mapfile -t launch < <(netns_prefix client)

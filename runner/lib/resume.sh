@@ -113,10 +113,12 @@ is_finished() {
 
 # journal PASS STEP: STEP is finished; written only after all its records are.
 journal() {
-  local pass="$1" step="$2"
+  local pass="$1" step="$2" quoted
   if [[ "$step" == stage:* ]]; then
-    jq -nc --argjson p "$pass" --arg s "${step#stage:}" '{pass: $p, stage: $s}' >>"$OUT/progress.jsonl"
+    json_quote quoted "${step#stage:}"
+    printf '{"pass":%s,"stage":%s}\n' "$pass" "$quoted" >>"$OUT/progress.jsonl"
   else
-    jq -nc --argjson p "$pass" --arg c "$step" '{pass: $p, cell: $c}' >>"$OUT/progress.jsonl"
+    json_quote quoted "$step"
+    printf '{"pass":%s,"cell":%s}\n' "$pass" "$quoted" >>"$OUT/progress.jsonl"
   fi
 }

@@ -283,14 +283,14 @@ measure_floor() {
 # server goes first (it would have gone with this cell anyway), so the floor runs beside parked clients only.
 # Sets ADJACENT_FLOOR to its folder, relative to the run (empty when the profile takes no floor).
 measure_adjacent_floor() {
-  local cell="$1" group protocol slug runnable
+  local group
   ((FLOOR_ON)) || return 0
-  IFS=$'\x1f' read -r group protocol slug runnable < <(jq -r \
-    '["\(.protocol)|\(.server)", .protocol, .slug, (if .unsupported or .error then "0" else "1" end)] | join("\u001f")' <<<"$cell")
-  [[ "$runnable" == 1 && "$group" != "$FLOOR_GROUP" ]] || return 0
-  [[ "$protocol" == "$LIVE_PROTOCOL" ]] || retire_processes
+  read_cell "$1"
+  group="$CELL_PROTOCOL|$CELL_SERVER"
+  [[ -z "$CELL_UNSUPPORTED$CELL_ERROR" && "$group" != "$FLOOR_GROUP" ]] || return 0
+  [[ "$CELL_PROTOCOL" == "$LIVE_PROTOCOL" ]] || retire_processes
   retire_server
-  ADJACENT_FLOOR="floor/pass$PASS/before-$slug"
+  ADJACENT_FLOOR="floor/pass$PASS/before-$CELL_SLUG"
   measure_floor "$OUT/$ADJACENT_FLOOR" adjacent_floor
   FLOOR_GROUP="$group"
 }
@@ -365,8 +365,8 @@ run_matrix() {
 run_cells() {
   local total="$1" index cell name slug declined work summary left
   while IFS=$'\t' read -r index cell; do
-    IFS=$'\x1f' read -r name slug declined < <(jq -r \
-      '[.name, .slug, (if .unsupported or .error then "1" else "" end)] | join("\u001f")' <<<"$cell")
+    read_cell "$cell"
+    name="$CELL_NAME" slug="$CELL_SLUG" declined="$CELL_UNSUPPORTED$CELL_ERROR"
     if is_finished "$PASS" "$name"; then continue; fi
     if [[ -n "$declined" ]]; then
       gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" </dev/null
