@@ -18,3 +18,14 @@ json_quote() {
   _s=${_s//$'\t'/\\t}
   printf -v "$1" '"%s"' "$_s"
 }
+
+# json_lines VAR TEXT: the non-empty lines of TEXT as a JSON array of strings, in VAR.
+json_lines() {
+  local _line _quoted _out=""
+  while IFS= read -r _line; do
+    [[ -n "$_line" ]] || continue
+    json_quote _quoted "$_line"
+    _out+="${_out:+, }$_quoted"
+  done <<<"$2"
+  printf -v "$1" '[%s]' "$_out"
+}

@@ -237,12 +237,12 @@ setup_cgroups() {
 # just before a server group's first cell (measure_adjacent_floor), which the cells of the group refer to.
 measure_floor() {
   local dir="${1:-$OUT/floor/pass$PASS}" kind="${2:-floor}" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0 server_pid
-  local server_cgroup=""
-  local -a launch=() client_launch=() pin=() join=() counts
+  local server_cgroup="" client_cgroups server_cgroups error=""
+  local -a launch=() client_launch=() pin=() join=()
   rm -rf "$dir"
   mkdir -p "$dir"
   if [[ ! -x "$FLOOR_BIN" ]]; then
-    record "$dir" "$(jq -nc --argjson p "$PASS" --arg k "$kind" '{kind: $k, pass: $p, error: "runner/floor/bin/floor is not built (runner/setup.sh builds it)"}')"
+    record "$dir" "{\"kind\": \"$kind\", \"pass\": $PASS, \"error\": \"runner/floor/bin/floor is not built (runner/setup.sh builds it)\"}"
     return
   fi
   mapfile -t launch < <(netns_prefix server)
@@ -255,14 +255,16 @@ measure_floor() {
   : >"$dir/client.cgroup"
   if wait_ready "$dir/server.out" "$server_pid" 10; then
     server_cgroup=$(<"/proc/$server_pid/cgroup") || true
-    read -r -a counts < <(jq -r '.small | "\(.warmup * 10) \(.calls) \(.min_ms) \(.max_calls // .calls) \(.repetitions)"' "$OUT/plan/profile.json")
+    if ((${#FLOOR_COUNTS[@]} == 0)); then
+      read -r -a FLOOR_COUNTS < <(jq -r '.small | "\(.warmup * 10) \(.calls) \(.min_ms) \(.max_calls // .calls) \(.repetitions)"' "$OUT/plan/profile.json")
+    fi
     mapfile -t pin < <(pin_prefix client)
     mapfile -t join < <(cgroup_prefix client)
     # shellcheck disable=SC2016 # the inner script's variables are its own
     timeout "$COMMAND_TIMEOUT" "${join[@]}" "${client_launch[@]}" "${pin[@]}" \
       bash -c 'cat /proc/self/cgroup >"$0"; exec "$@"' "$dir/client.cgroup" \
-      "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${counts[0]}" \
-      --calls "${counts[1]}" --min-ms "${counts[2]}" --max-calls "${counts[3]}" --repetitions "${counts[4]}" \
+      "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${FLOOR_COUNTS[0]}" \
+      --calls "${FLOOR_COUNTS[1]}" --min-ms "${FLOOR_COUNTS[2]}" --max-calls "${FLOOR_COUNTS[3]}" --repetitions "${FLOOR_COUNTS[4]}" \
       >"$dir/ping.samples.json" 2>"$dir/client.log" || rc=$?
   else
     rc=1
@@ -270,12 +272,18 @@ measure_floor() {
   fi
   stop_group "$server_pid" 2
   SERVER_PID=""
-  record "$dir" "$(jq -nc --argjson p "$PASS" --argjson rc "$rc" --arg log "$(tail -n 2 "$dir/client.log")" \
-    --rawfile client "$dir/client.cgroup" --arg server "$server_cgroup" --arg k "$kind" \
-    '{kind: $k, pass: $p, cgroups: {client: ($client | split("\n") | map(select(. != ""))),
-      server: ($server | split("\n") | map(select(. != "")))}}
-     + (if $rc == 0 then {} else {error: "the floor ping-pong failed (status \($rc)): \($log)"} end)')"
+  json_lines client_cgroups "$(<"$dir/client.cgroup")"
+  json_lines server_cgroups "$server_cgroup"
+  if ((rc != 0)); then
+    json_quote error "the floor ping-pong failed (status $rc): $(tail -n 2 "$dir/client.log")"
+    error=", \"error\": $error"
+  fi
+  record "$dir" "{\"kind\": \"$kind\", \"pass\": $PASS, \"cgroups\": {\"client\": $client_cgroups, \"server\": $server_cgroups}$error}"
 }
+
+# The floor client's counts (the profile's small workloads'), read once: warm-up, calls, min_ms, max_calls,
+# repetitions.
+FLOOR_COUNTS=()
 
 # measure_adjacent_floor CELL_JSON: before the first cell of each server group (a protocol and a server
 # implementation) that runs, the floor again, so that every cell is set against a floor taken minutes, not
@@ -298,7 +306,7 @@ measure_adjacent_floor() {
 # Each language that serves a selected cell: the in-process time of its reference behaviour, for every
 # workload its cells time, through one of its clients started without a server (runner/PROTOCOL.md).
 measure_handlers() {
-  local lang cell dir rc name size warmup calls reps min_ms max_calls
+  local lang cell dir rc name size warmup calls reps min_ms max_calls error quoted_lang
   for lang in $(jq -r 'select(.unsupported == null and .error == null) | .server_language' <<<"$CELL_LINES" | sort -u); do
     [[ ! -f "$OUT/build/$lang.failed" ]] || continue
     cell=$(jq -c --arg l "$lang" --arg b "$BASELINE" 'select(.client_language == $l and .unsupported == null and .error == null)
@@ -314,8 +322,10 @@ measure_handlers() {
       if ((rc == 0)); then
         printf '%s\n' "$CLIENT_ANSWER" | gzip -c >"$dir/$name.samples.json.gz"
       fi
-      record "$OUT/handlers" "$(jq -nc --arg l "$lang" --arg w "$name" --arg size "$size" --arg e "$CLIENT_ERROR" --argjson rc "$rc" \
-        '{kind: "handler", language: $l, workload: $w, size: $size} + (if $rc == 0 then {} else {error: $e} end)')"
+      error=""
+      if ((rc != 0)); then json_quote error "$CLIENT_ERROR" && error=", \"error\": $error"; fi
+      json_quote quoted_lang "$lang"
+      record "$OUT/handlers" "{\"kind\": \"handler\", \"language\": $quoted_lang, \"workload\": \"$name\", \"size\": \"$size\"$error}"
       ((rc < 2)) || break
     done < <(jq -r --arg l "$lang" 'select(.server_language == $l and .unsupported == null and .error == null) | .protocol' <<<"$CELL_LINES" |
       sort -u | while read -r protocol; do cat "$OUT/plan/$protocol.tsv"; done | sort -u -k1,1)
