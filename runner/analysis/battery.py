@@ -145,20 +145,13 @@ def answers(lines: list[dict]) -> list[str]:
 
 def negative_tests(run: Path) -> list[str]:
     """The attack vectors of a matrix run's cells (the report's "Negative tests"), one row per cell that ran one."""
-    from analysis.records import stored
+    from analysis.records import attacks_ran, stored
     vectors = json.loads((Path(__file__).resolve().parents[2] / "idl" / "vectors.json").read_text())["vectors"]
     attacks = {v["id"]: v["attack"] for v in vectors if "attack" in v}
-    rows, shown = [], []
-    for rec in stored(run):
-        if rec.get("workload") != "vectors" or rec.get("pass", 1) != 1:
-            continue
-        ran = {v["id"]: v for v in rec.get("vectors", []) if v["id"] in attacks and v["status"] != "unsupported"}
-        if ran:
-            shown += [i for i in ran if i not in shown]
-            rows.append((rec["cell"], ran))
+    shown, rows = attacks_ran([(rec["cell"], rec) for rec in stored(run)
+                               if rec.get("workload") == "vectors" and rec.get("pass", 1) == 1], attacks)
     if not rows:
         return [f"No attack vector ran in `{run}`."]
-    shown = [i for i in attacks if i in shown]
     out = ["| cell | " + " | ".join(attacks[i] for i in shown) + " |", "|" + " --- |" * (len(shown) + 1)]
     for cell, ran in rows:
         cells = []

@@ -160,3 +160,16 @@ class Environment:
                 joined["server_exit_note"] = (f"the server exited with status {code} after SIGTERM "
                                               "(137: it had to be killed)")
         return joined
+
+
+def attacks_ran(cells: list[tuple[str, dict | None]], attacks: dict) -> tuple[list[str], list[tuple[str, dict]]]:
+    """Of (cell, its vectors record) pairs, the attack vectors (ids in `attacks`) that ran, not unsupported:
+    the ids that ran anywhere, in the order of `attacks`, and per cell that ran one its vectors by id."""
+    ran_per_cell = []
+    for cell, rec in cells:
+        ran = {v["id"]: v for v in (rec or {}).get("vectors", [])
+               if v["id"] in attacks and v["status"] != "unsupported"}
+        if ran:
+            ran_per_cell.append((cell, ran))
+    shown = [i for i in attacks if any(i in ran for _, ran in ran_per_cell)]
+    return shown, ran_per_cell

@@ -1,6 +1,9 @@
-"""A synthetic run folder for the report's tests: env.json, plans, cells and records with histograms, of any
-size (protocols × language pairs × workloads × passes), as `python -m analysis render` reads a real one."""
+"""Synthetic run folders for the tests: for the report's, env.json, plans, cells and records with histograms, of
+any size (protocols × language pairs × workloads × passes), as `python -m analysis render` reads a real one;
+for compare's and calibrate's, pings with their raw samples (ping_run)."""
+import gzip
 import json
+import math
 import random
 from pathlib import Path
 
@@ -85,3 +88,28 @@ def _timed(cell: str, workload: str, pass_no: int, p50_us: float, rng: random.Ra
            "trimmed_mean": mean / 1000, "rep_cv": 0.01}
     return {"cell": cell, "workload": workload, "pass": pass_no, "status": "pass", "reason": "", "rtt_us": rtt,
             "histogram": stats.histogram_of(samples).encode().decode("ascii"), "calls": calls}
+
+
+def ping_run(path: Path, run: dict, centres: list[tuple[str, list[float]]], seed: int, cells_lines: str = "",
+             **fields) -> Path:
+    """A run folder of schema 3 with raw samples, as compare and calibrate read one: for each (cell, the
+    centre of its ping in µs in each pass) one record per pass of 5 repetitions × 20 calls, each call
+    log-normal around the centre (1%), with `fields` added to each record."""
+    rng = random.Random(seed)
+    path.mkdir()
+    (path / "env.json").write_text(json.dumps({"run": run}))
+    (path / "cells.jsonl").write_text(cells_lines)
+    recs, samples = [], []
+    for cell, per_pass in centres:
+        for p, centre in enumerate(per_pass, start=1):
+            rep_ns = [[int(centre * 1000 * math.exp(rng.gauss(0, 0.01))) for _ in range(20)] for _ in range(5)]
+            flat = sorted(v for r in rep_ns for v in r)
+            recs.append({"schema": 3, "run_id": run["run_id"], "pass": p, "cell": cell, "workload": "ping",
+                         "protocol": cell.split("/")[0], "status": "pass", "calls": 100, "repetitions": 5,
+                         "rtt_us": {"p50": flat[50] / 1000, "p99": flat[98] / 1000, "mean": sum(flat) / 100000},
+                         **fields})
+            samples.append({"cell": cell, "workload": "ping", "pass": p, "samples_ns": rep_ns})
+    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    with gzip.open(path / "samples.jsonl.gz", "wt") as f:
+        f.write("".join(json.dumps(s) + "\n" for s in samples))
+    return path

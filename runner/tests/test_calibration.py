@@ -1,14 +1,12 @@
 """compare's calibration (analysis/calibration.py) on synthetic runs: a spin the B run's servers of one
 language got is found where it is large, not where there is none, and the runs must fit together."""
-import gzip
 import json
-import math
-import random
 
 import pytest
 
 from analysis import __main__ as cli
 from analysis import calibration
+from synthetic_run import ping_run
 
 # (cell, server language, µs): the Java servers' pings of 50 µs, a Python one's of 400 µs
 CELLS = [("rawtcp/java→java", "java", 50.0), ("rawtcp/python→java", "java", 60.0),
@@ -17,31 +15,15 @@ CELLS = [("rawtcp/java→java", "java", 50.0), ("rawtcp/python→java", "java", 
 
 
 def _run(path, run_id, seed, spin=None, commit="c0ffee" * 6 + "abcd", profile="calibration"):
-    """A run folder of schema 3 with raw samples: each cell's ping over 3 passes × 5 repetitions of 20 calls,
-    every call of a spun language's server longer by its spin."""
-    rng = random.Random(seed)
-    path.mkdir()
+    """Each cell's ping over 3 passes, every call of a spun language's server longer by its spin."""
     run = {"run_id": run_id, "git_commit": commit, "git_dirty": False, "profile": {"name": profile},
            "cpu_model": "X", "cpus": 2}
     if spin:
         run["injected_server_spin_us"] = spin
-    (path / "env.json").write_text(json.dumps({"run": run}))
-    (path / "cells.jsonl").write_text("".join(
-        json.dumps({"name": c, "protocol": c.split("/")[0], "server_language": lang}) + "\n" for c, lang, _ in CELLS))
-    recs, samples = [], []
-    for cell, lang, base in CELLS:
-        centre = base + (spin or {}).get(lang, 0)
-        for p in (1, 2, 3):
-            rep_ns = [[int(centre * 1000 * math.exp(rng.gauss(0, 0.01))) for _ in range(20)] for _ in range(5)]
-            flat = sorted(v for r in rep_ns for v in r)
-            recs.append({"schema": 3, "run_id": run_id, "pass": p, "cell": cell, "workload": "ping",
-                         "protocol": cell.split("/")[0], "status": "pass", "calls": 100, "repetitions": 5,
-                         "rtt_us": {"p50": flat[50] / 1000, "p99": flat[98] / 1000, "mean": sum(flat) / 100000}})
-            samples.append({"cell": cell, "workload": "ping", "pass": p, "samples_ns": rep_ns})
-    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    with gzip.open(path / "samples.jsonl.gz", "wt") as f:
-        f.write("".join(json.dumps(s) + "\n" for s in samples))
-    return path
+    cells = "".join(json.dumps({"name": c, "protocol": c.split("/")[0], "server_language": lang}) + "\n"
+                    for c, lang, _ in CELLS)
+    centres = [(cell, [base + (spin or {}).get(lang, 0)] * 3) for cell, lang, base in CELLS]
+    return ping_run(path, run, centres, seed, cells)
 
 
 @pytest.fixture

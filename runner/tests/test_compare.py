@@ -1,8 +1,6 @@
 """The comparison of two runs (analysis/compare.py) on synthetic repetitions: identical distributions give
 "~", a clear shift is flagged, Holm's correction changes the verdict where it should, and the command
 writes COMPARE.md from run folders."""
-import gzip
-import json
 import math
 import random
 
@@ -11,6 +9,7 @@ import pytest
 from analysis import __main__ as cli
 from analysis import compare
 from analysis.records import FLOOR_CELL
+from synthetic_run import ping_run
 
 
 def reps(rng: random.Random, centre: float, n: int = 15, cv: float = 0.02) -> list[float]:
@@ -94,29 +93,13 @@ def test_the_floor_is_the_environment_not_a_pair():
 
 
 def _run(path, run_id, centre, floor=20.0, seed=0, pass_shift=0.0):
-    """A minimal run folder of schema 3 with raw samples: two cells of 3 passes × 5 repetitions (each pass
-    moved by pass_shift × (pass − 2), as a host whose loopback changes between passes)."""
-    rng = random.Random(seed)
-    path.mkdir()
-    (path / "env.json").write_text(json.dumps({"run": {"run_id": run_id, "git_commit": "c0ffee" * 6 + "abcd",
-                                                       "git_dirty": False, "profile": "default", "cpu_model": "X",
-                                                       "cpus": 2}}))
-    (path / "cells.jsonl").write_text("")
-    recs, samples = [], []
-    for cell, base in ((FLOOR_CELL, floor), ("grpc/java→java", centre), ("rawtcp/c→c", 30.0)):
-        for p in (1, 2, 3):
-            moved = base * (1 + pass_shift * (p - 2))
-            rep_ns = [[int(moved * 1000 * math.exp(rng.gauss(0, 0.01))) for _ in range(20)] for _ in range(5)]
-            flat = sorted(v for r in rep_ns for v in r)
-            recs.append({"schema": 3, "run_id": run_id, "pass": p, "cell": cell, "workload": "ping",
-                         "protocol": cell.split("/")[0], "status": "pass", "calls": 100, "repetitions": 5,
-                         "rtt_us": {"p50": flat[50] / 1000, "p99": flat[98] / 1000, "mean": sum(flat) / 100000},
-                         "cpu_us_per_call": {"client": 5.0, "server": 6.0}})
-            samples.append({"cell": cell, "workload": "ping", "pass": p, "samples_ns": rep_ns})
-    (path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    with gzip.open(path / "samples.jsonl.gz", "wt") as f:
-        f.write("".join(json.dumps(s) + "\n" for s in samples))
-    return path
+    """Two cells and the floor over 3 passes (each pass moved by pass_shift × (pass − 2), as a host whose
+    loopback changes between passes)."""
+    run = {"run_id": run_id, "git_commit": "c0ffee" * 6 + "abcd", "git_dirty": False, "profile": "default",
+           "cpu_model": "X", "cpus": 2}
+    centres = [(cell, [base * (1 + pass_shift * (p - 2)) for p in (1, 2, 3)])
+               for cell, base in ((FLOOR_CELL, floor), ("grpc/java→java", centre), ("rawtcp/c→c", 30.0))]
+    return ping_run(path, run, centres, seed, cpu_us_per_call={"client": 5.0, "server": 6.0})
 
 
 def test_compare_command_writes_compare_md_into_run_b(tmp_path, capsys):

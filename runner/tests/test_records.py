@@ -294,3 +294,18 @@ def test_publish_a_schema_2_run_keeps_the_last_record_of_each_part_as_stored(tmp
     assert published == [lines[4], lines[3]]
     assert not (target / "server_exits.jsonl").exists()
     assert records.load(target) == records.load(run)
+
+
+def test_attacks_ran_keeps_the_attacks_order_and_the_cells_that_ran_one():
+    from analysis.records import attacks_ran
+    attacks = {"refuse_a": "a", "refuse_b": "b", "refuse_c": "c"}
+
+    def vectors(*items):
+        return {"vectors": [{"id": i, "status": s} for i, s in items]}
+    shown, rows = attacks_ran([("p/x→y", vectors(("refuse_b", "pass"), ("ping", "pass"))),
+                               ("p/y→y", vectors(("refuse_a", "unsupported"))),
+                               ("p/y→x", None),
+                               ("q/x→x", vectors(("refuse_a", "fail"), ("refuse_b", "pass")))], attacks)
+    assert shown == ["refuse_a", "refuse_b"]  # as the attacks are listed; refuse_c ran nowhere
+    assert [cell for cell, _ in rows] == ["p/x→y", "q/x→x"]  # unsupported only, or no record: no row
+    assert set(rows[0][1]) == {"refuse_b"} and rows[1][1]["refuse_a"]["status"] == "fail"

@@ -1,5 +1,6 @@
 """The sections across protocols: what secured servers refuse, the headline workloads side by side, the
 message size on the wire, and every protocol against the raw baseline."""
+from ...records import attacks_ran
 from ..blocks import Heading, Paragraph, Table
 from ..figures import plain_sibling
 from ..flags import Flag, unstable
@@ -11,17 +12,10 @@ def negative_tests(ctx: Context) -> list:
     """The attack vectors (CONTRACT.md#vectors) of every cell whose protocol has what they need: each must
     be refused, and the server must serve a correct call right after."""
     attacks = ctx.run.get("attack_vectors") or {}
-    ran_per_cell, shown = [], []
-    for c in ctx.figures.cells:
-        rec = ctx.figures.record(c["name"], "vectors")
-        ran = {v["id"]: v for v in (rec or {}).get("vectors", [])
-               if v["id"] in attacks and v["status"] != "unsupported"}
-        if ran:
-            shown += [i for i in attacks if i in ran and i not in shown]
-            ran_per_cell.append((c["name"], ran))
+    shown, ran_per_cell = attacks_ran([(c["name"], ctx.figures.record(c["name"], "vectors"))
+                                       for c in ctx.figures.cells], attacks)
     if not ran_per_cell:
         return []
-    shown = [i for i in attacks if i in shown]
     rows = []
     for name, ran in ran_per_cell:
         row = [f"`{name}`"]
