@@ -264,3 +264,18 @@ def test_an_asynchronous_adapter_runs_on_its_own_loop(idl):
     assert answers[2]["steady"] is True
     assert [len(r) for r in answers[4]["samples_ns"]] == [2]
     assert created[0].closed
+
+
+def test_the_handler_is_timed_on_float64_arrays_as_the_servers_hand_them_over(idl, monkeypatch):
+    import numpy as np
+
+    from rpcmatrix.contract.reference import ReferenceBench
+    seen = []
+    original = ReferenceBench.average
+
+    def average(self, values):
+        seen.append(type(values))
+        return original(self, values)
+    monkeypatch.setattr(ReferenceBench, "average", average)
+    answers, _ = converse(idl, [{"cmd": "handler", "workload": "average50k", "calls": 2, "repetitions": 1}])
+    assert answers[0]["ok"] and seen and set(seen) == {np.ndarray}

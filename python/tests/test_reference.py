@@ -92,3 +92,14 @@ def test_stream_chunks_concatenate_to_random_doubles():
     with pytest.raises(BenchError) as raised:
         bench.random_doubles_stream(10, 3, 0)
     assert (raised.value.code, raised.value.message) == (400, "chunk must be positive")
+
+
+def test_handler_arguments_are_float64_arrays_where_the_contract_has_float64_lists():
+    import numpy as np
+
+    from rpcmatrix.contract.reference import handler_arguments
+    values, count = handler_arguments(["float64[]", "int32"], [[1.0, 2.5], 3])
+    assert isinstance(values, np.ndarray) and values.dtype == np.float64 and values.tolist() == [1.0, 2.5]
+    assert count == 3
+    array = np.array([0.5])
+    assert handler_arguments(["float64[]"], [array])[0] is array  # already the servers' form: no copy

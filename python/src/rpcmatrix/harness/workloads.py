@@ -6,7 +6,7 @@ import time
 
 from rpcmatrix.contract.catalog import Workload
 from rpcmatrix.contract.compare import difference, result_difference
-from rpcmatrix.contract.reference import ReferenceBench
+from rpcmatrix.contract.reference import ReferenceBench, handler_arguments
 from rpcmatrix.harness.calls import Driver, checked_calls, timed_calls
 from rpcmatrix.harness.sessions import calculators_of, expected_total, reference_calculators, session_call
 
@@ -78,7 +78,10 @@ def measure(driver: Driver, workload: Workload, args: list, calls: int, min_ms: 
 
 def handler(workload: Workload, args: list, calls: int, min_ms: float, max_calls: int,
             repetitions: int) -> list[list[int]]:
-    """The contract's reference behaviour in process, timed as `measure` times a call."""
+    """The contract's reference behaviour in process, timed as `measure` times a call, on its arguments as
+    the servers hand them to it (reference.handler_arguments)."""
     # A session's handler figure is the same session on an in-process calculator.
     driver = Driver(reference_calculators() if workload.session is not None else ReferenceBench())
+    if workload.session is None:
+        args = handler_arguments([p.type for p in workload.operation.params], args)
     return [measure(driver, workload, args, calls, min_ms, max_calls) for _ in range(repetitions)]
