@@ -221,27 +221,30 @@ run_workloads() {
   count_wire "$cell_dir" "$protocol"
 }
 
-# Bytes and packets per call, counted apart from the timing: offloads off (so a packet is wire-sized),
-# the profile's count_calls checked calls of each workload between two readings of the veth counters,
-# offloads back to their defaults. One line per workload in wire.jsonl (runner/FACTS.md).
+# Bytes and packets per call, counted apart from the timing: offloads off (so a packet is wire-sized), each
+# workload's calls for at least the profile's count_ms (at least one call, at most count_calls) between two
+# readings of the veth and segment counters, offloads back to their defaults. One line per workload in
+# wire.jsonl (runner/FACTS.md), with the calls the client made. A call is bounded in time, not in count: a
+# large workload counted over its few warm-up calls (3 in the main job) left gRPC's flow-control frames and
+# RMI's lease and liveness traffic to fall on one call or another, run to run.
 count_wire() {
-  local cell_dir="$1" protocol="$2" name size warmup calls rest before after before_json after_json count
+  local cell_dir="$1" protocol="$2" name rest before after before_json after_json count
   local segments_before segments_after
   [[ -n "$NETNS_NAME" && "$COUNT_CALLS" -gt 0 ]] || return 0
   if ! netns_offloads off; then
     warn "could not switch offloads off; bytes and packets not counted for this cell"
     return 0
   fi
-  while read -r name size warmup calls rest; do
+  while read -r name rest; do
     [[ -n "$name" ]] || continue
-    count=$((warmup > calls ? warmup : calls))
-    count=$((count < COUNT_CALLS ? count : COUNT_CALLS))
-    ((count > 0)) || count=1
     netns_segments segments_before
     netns_wire before "$CLIENT_PID"
-    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $count}" || continue
+    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": 1, \"min_ms\": $COUNT_MS, \"max_calls\": $COUNT_CALLS}" || continue
     netns_wire after "$CLIENT_PID"
     netns_segments segments_after
+    count=0
+    if [[ "$CLIENT_ANSWER" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then count="${BASH_REMATCH[1]}"; fi
+    ((count > 0)) || continue
     counters_json before_json "$WIRE_FIELDS" "$before"
     counters_json after_json "$WIRE_FIELDS" "$after"
     counters_json segments_before "$SEGMENT_FIELDS" "$segments_before"

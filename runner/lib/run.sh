@@ -514,6 +514,7 @@ run_command() {
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
   STEADY=$(jq -c '.steady // {"tolerance": 0.1, "max_ms": 0}' "$OUT/plan/profile.json")
   COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")
+  COUNT_MS=$(jq -r '.count_ms // 250' "$OUT/plan/profile.json")
   # A profile that only proves the paths (smoke) may skip the implementations' least warm-up times.
   HONOUR_WARMUP_S=$(jq -r 'if .implementation_warmup == false then 0 else 1 end' "$OUT/plan/profile.json")
   PASS=1

@@ -358,6 +358,16 @@ interrupted_run() {
   # and the sockets in TIME_WAIT on each side after the timed calls
   record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'
   [ -s "$OUT/cells/echo__alpha-to-beta/pass1/wire.jsonl" ]
+  # the counting pass lasts count_ms, from one call (no time) to count_calls (time to spare)
+  jq '.profiles.smoke.count_ms = 0 | .profiles.smoke.count_calls = 7' "$FIDL/workloads.json" >"$BATS_TEST_TMPDIR/workloads.json"
+  cp "$FIDL/protocols.json" "$FIDL/contract.json" "$FIDL/vectors.json" "$BATS_TEST_TMPDIR/"
+  run "$RPCM" run "${FAST[@]}" --idl "$BATS_TEST_TMPDIR" --cell 'echo/alpha→beta' --out "$OUT-instant"
+  [ "$status" -eq 0 ]
+  OUT="$OUT-instant" record_holds 'echo/alpha→beta' ping '.wire_per_call.counted_calls == 1'
+  jq '.profiles.smoke.count_ms = 60000 | .profiles.smoke.count_calls = 7' "$FIDL/workloads.json" >"$BATS_TEST_TMPDIR/workloads.json"
+  run "$RPCM" run "${FAST[@]}" --idl "$BATS_TEST_TMPDIR" --cell 'echo/alpha→beta' --out "$OUT-bounded"
+  [ "$status" -eq 0 ]
+  OUT="$OUT-bounded" record_holds 'echo/alpha→beta' ping '.wire_per_call.counted_calls == 7'
   jq -e '.run.wire | startswith("server in network namespace") and contains("(tcp_tw_reuse=1)")' "$OUT/env.json" >/dev/null
 }
 
