@@ -392,7 +392,9 @@ run_cell() {
   [[ "$protocol" == "$LIVE_PROTOCOL" ]] || retire_processes
   LIVE_PROTOCOL="$protocol" CLIENT_LOST=0
   steal_before=$(steal_ticks)
-  calibration=$(calibration_ns)
+  # the host's CPU probe goes beside timed figures only (42 ms of CPU a cell: certify has 135 such cells)
+  calibration=null
+  if [[ -s "$OUT/plan/$protocol.tsv" ]]; then calibration=$(calibration_ns); fi
   host="${NETNS_SERVER_IP:-127.0.0.1}"
   if ! serve_cell "$cell" "$cell_dir" "$host"; then
     record_rest "$cell_dir" error "$READY_ERROR: $(tail -n 3 "$cell_dir/server.log" | tr '\n' ' ')"

@@ -8,10 +8,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import javax.servlet.http.HttpServlet;
@@ -20,6 +18,7 @@ import javax.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.rpcmatrix.httphost.RawHttp.Answer;
 
 /**
  * The host's request body limit (idl/CONTRACT.md, Limits: no message over 64 MiB): a body declared longer is
@@ -87,30 +86,30 @@ class BodyLimitTest {
                     + (4L << 30) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(new byte[1024]);
         });
-        assertEquals(413, answer.status, answer.text);
+        assertEquals(413, answer.status(), answer.text());
         assertServes();
     }
 
     @Test
     void aChunkedBodyIsCutAtTheLimit() throws Exception {
         Answer answer = chunked("/count", new byte[MIB], 65);
-        assertEquals(413, answer.status, answer.text);
-        assertFalse(answer.text.contains("read "), answer.text);
+        assertEquals(413, answer.status(), answer.text());
+        assertFalse(answer.text().contains("read "), answer.text());
         assertServes();
     }
 
     @Test
     void aChunkedBodyIsCutAtTheLimitWhenTheServletLetsTheFailureOut() throws Exception {
         Answer answer = chunked("/rethrow", new byte[MIB], 65);
-        assertEquals(413, answer.status, answer.text);
+        assertEquals(413, answer.status(), answer.text());
         assertServes();
     }
 
     @Test
     void aChunkedBodyWithinTheLimitIsRead() throws Exception {
         Answer answer = chunked("/count", new byte[MIB], 3);
-        assertEquals(200, answer.status, answer.text);
-        assertEquals("read " + 3 * MIB, answer.text);
+        assertEquals(200, answer.status(), answer.text());
+        assertEquals("read " + 3 * MIB, answer.text());
     }
 
     @Test
@@ -129,11 +128,8 @@ class BodyLimitTest {
                     + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(body);
         });
-        assertEquals(413, answer.status, answer.text);
+        assertEquals(413, answer.status(), answer.text());
         assertServes();
-    }
-
-    private record Answer(int status, String text) {
     }
 
     /** {@code count} chunks of {@code chunk} as a chunked body, written while the answer is read. */
@@ -151,66 +147,13 @@ class BodyLimitTest {
         });
     }
 
-    /** What a test writes to the host's socket. */
-    private interface Request {
-        void writeTo(OutputStream out) throws IOException;
-    }
-
-    /**
-     * Writes beside the read: the host answers a body it refuses and closes before the client has written it
-     * all, which breaks the pipe of a write that came first.
-     */
-    private static Answer exchange(Request request) throws Exception {
-        try (Socket socket = connect()) {
-            OutputStream out = socket.getOutputStream();
-            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
-                try {
-                    request.writeTo(out);
-                    out.flush();
-                } catch (IOException refused) {
-                    // The server answered and closed before the whole body was sent.
-                }
-            });
-            InputStream in = socket.getInputStream();
-            int status = status(in);
-            String text = new String(in.readNBytes(contentLength), StandardCharsets.UTF_8);
-            writing.get();
-            return new Answer(status, text);
-        }
+    private static Answer exchange(RawHttp.Request request) throws Exception {
+        return RawHttp.exchange(host.port(), request);
     }
 
     private static void assertServes() throws Exception {
         Answer answer = chunked("/count", "abc".getBytes(StandardCharsets.US_ASCII), 2);
-        assertEquals(200, answer.status, answer.text);
-        assertEquals("read 6", answer.text);
-    }
-
-    private static Socket connect() throws IOException {
-        Socket socket = new Socket("127.0.0.1", host.port());
-        socket.setSoTimeout(10_000);
-        return socket;
-    }
-
-    /** The length the last {@link #status} read, 0 when none was declared. */
-    private static int contentLength;
-
-    /** Reads an answer's head: its status, and its Content-Length into {@link #contentLength}. */
-    private static int status(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("closed after " + head.toString(StandardCharsets.ISO_8859_1));
-            }
-            head.write(b);
-        }
-        String text = head.toString(StandardCharsets.ISO_8859_1);
-        contentLength = 0;
-        for (String line : text.split("\r\n")) {
-            if (line.toLowerCase().startsWith("content-length:")) {
-                contentLength = Integer.parseInt(line.substring("content-length:".length()).trim());
-            }
-        }
-        return Integer.parseInt(text.substring(9, 12));
+        assertEquals(200, answer.status(), answer.text());
+        assertEquals("read 6", answer.text());
     }
 }

@@ -4,14 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -24,6 +19,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.rpcmatrix.core.ProtocolRegistry;
 import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.httphost.RawHttp;
+import org.rpcmatrix.httphost.RawHttp.Answer;
 
 /**
  * The Java XML-RPC server's faults carry the codes of the XML-RPC fault code conventions (specs.xmlrpc.com),
@@ -106,10 +103,10 @@ class FaultCodeTest {
     void theConventionalFaultCodes(String name, String document, int code) throws Exception {
         Answer answer = post(plain, "Content-Length: " + document.getBytes(StandardCharsets.UTF_8).length,
                 document.getBytes(StandardCharsets.UTF_8));
-        assertEquals(200, answer.status, excerpt(answer.text));
-        Matcher fault = FAULT_CODE.matcher(answer.text);
-        assertTrue(fault.find(), excerpt(answer.text));
-        assertEquals(code, Integer.parseInt(fault.group(1)), excerpt(answer.text));
+        assertEquals(200, answer.status(), excerpt(answer.text()));
+        Matcher fault = FAULT_CODE.matcher(answer.text());
+        assertTrue(fault.find(), excerpt(answer.text()));
+        assertEquals(code, Integer.parseInt(fault.group(1)), excerpt(answer.text()));
     }
 
     @Test
@@ -118,8 +115,8 @@ class FaultCodeTest {
         byte[] call = (PROLOG + "<methodCall><methodName>echoString</methodName><params><param><value><string>" + mib
                 + "</string></value></param></params></methodCall>").getBytes(StandardCharsets.UTF_8);
         Answer answer = post(plain, "Content-Length: " + call.length, call);
-        assertEquals(200, answer.status);
-        assertTrue(answer.text.contains("<value>" + mib + "</value>"), excerpt(answer.text));
+        assertEquals(200, answer.status());
+        assertTrue(answer.text().contains("<value>" + mib + "</value>"), excerpt(answer.text()));
     }
 
     @Test
@@ -128,7 +125,7 @@ class FaultCodeTest {
             out.write(head("Content-Length: " + (4L << 30)));
             out.write(new byte[1024]);
         });
-        assertEquals(413, answer.status, excerpt(answer.text));
+        assertEquals(413, answer.status(), excerpt(answer.text()));
         assertServes(plain);
     }
 
@@ -145,7 +142,7 @@ class FaultCodeTest {
             }
             out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         });
-        assertEquals(413, answer.status, excerpt(answer.text));
+        assertEquals(413, answer.status(), excerpt(answer.text()));
         assertServes(plain);
     }
 
@@ -164,7 +161,7 @@ class FaultCodeTest {
         byte[] body = zipped.toByteArray();
         assertTrue(body.length < MIB, "a gzip bomb: " + body.length + " bytes");
         Answer answer = post(gzip, "Content-Encoding: gzip\r\nContent-Length: " + body.length, body);
-        assertEquals(413, answer.status, excerpt(answer.text));
+        assertEquals(413, answer.status(), excerpt(answer.text()));
         assertServes(gzip);
     }
 
@@ -183,10 +180,10 @@ class FaultCodeTest {
         }
         byte[] body = zipped.toByteArray();
         Answer answer = post(gzip, "Content-Encoding: gzip\r\nContent-Length: " + body.length, body);
-        assertEquals(200, answer.status, excerpt(answer.text));
-        Matcher fault = FAULT_CODE.matcher(answer.text);
-        assertTrue(fault.find(), excerpt(answer.text));
-        assertEquals(-32700, Integer.parseInt(fault.group(1)), excerpt(answer.text));
+        assertEquals(200, answer.status(), excerpt(answer.text()));
+        Matcher fault = FAULT_CODE.matcher(answer.text());
+        assertTrue(fault.find(), excerpt(answer.text()));
+        assertEquals(-32700, Integer.parseInt(fault.group(1)), excerpt(answer.text()));
         assertServes(gzip);
     }
 
@@ -194,11 +191,8 @@ class FaultCodeTest {
         byte[] ping = (PROLOG + "<methodCall><methodName>echoInt32</methodName><params><param><value><i4>9</i4>"
                 + "</value></param></params></methodCall>").getBytes(StandardCharsets.UTF_8);
         Answer answer = post(server, "Content-Length: " + ping.length, ping);
-        assertEquals(200, answer.status, excerpt(answer.text));
-        assertTrue(answer.text.contains("<i4>9</i4>") && !answer.text.contains("<fault>"), excerpt(answer.text));
-    }
-
-    private record Answer(int status, String text) {
+        assertEquals(200, answer.status(), excerpt(answer.text()));
+        assertTrue(answer.text().contains("<i4>9</i4>") && !answer.text().contains("<fault>"), excerpt(answer.text()));
     }
 
     /** An answer's start, for a message (an echoed bomb is 256 MiB). */
@@ -213,30 +207,8 @@ class FaultCodeTest {
         });
     }
 
-    /** What a test writes to the server's socket. */
-    private interface Request {
-        void writeTo(OutputStream out) throws IOException;
-    }
-
-    /**
-     * Writes beside the read: a server may answer a body it refuses (a limit, a bad document) and close before
-     * the client has written it all, which breaks the pipe of a write that came first.
-     */
-    private static Answer exchange(JettyXmlRpcServer server, Request request) throws Exception {
-        try (Socket socket = connect(server)) {
-            OutputStream out = socket.getOutputStream();
-            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
-                try {
-                    request.writeTo(out);
-                    out.flush();
-                } catch (IOException refused) {
-                    // answered and closed before the whole body was sent
-                }
-            });
-            Answer answer = read(socket.getInputStream());
-            writing.get();
-            return answer;
-        }
+    private static Answer exchange(JettyXmlRpcServer server, RawHttp.Request request) throws Exception {
+        return RawHttp.exchange(server.port(), request);
     }
 
     private static byte[] head(String header) {
@@ -250,32 +222,5 @@ class FaultCodeTest {
         out.writeBytes(data);
         out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
         return out.toByteArray();
-    }
-
-    private static Socket connect(JettyXmlRpcServer server) throws IOException {
-        Socket socket = new Socket("127.0.0.1", server.port());
-        socket.setSoTimeout(10_000);
-        return socket;
-    }
-
-    /** An answer's status and its body (by its Content-Length; gzip answers are left compressed). */
-    private static Answer read(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("closed after " + head.toString(StandardCharsets.ISO_8859_1));
-            }
-            head.write(b);
-        }
-        String text = head.toString(StandardCharsets.ISO_8859_1);
-        int length = 0;
-        for (String line : text.split("\r\n")) {
-            if (line.toLowerCase().startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring("content-length:".length()).trim());
-            }
-        }
-        return new Answer(Integer.parseInt(text.substring(9, 12)),
-                new String(in.readNBytes(length), StandardCharsets.UTF_8));
     }
 }
