@@ -97,6 +97,11 @@ plan_rows() {
   cat "$OUT/plan/$1.tsv"
 }
 
+# The profile times workloads of PROTOCOL: its plan has rows (certify's have none).
+times_workloads() {
+  [[ -s "$OUT/plan/$1.tsv" ]]
+}
+
 # Warms every workload of the cell until its batch medians agree (bounded by the profile's max_ms each),
 # before any is measured: JIT compilers (and their threads, on the same cores) would otherwise still be
 # busy with the whole cell's code while the first workloads are timed. The passes over the workloads
@@ -338,7 +343,7 @@ drive_client() {
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/vectors.json"
   check_metadata "$cell_dir" "$protocol" || return 0
   record "$cell_dir" "{\"kind\": \"vectors\", \"pass\": $PASS}"
-  if [[ ! -s "$OUT/plan/$protocol.tsv" ]]; then
+  if ! times_workloads "$protocol"; then
     return
   elif vectors_allow_timing "$cell_dir" "$CELL_NAME"; then
     if ((HONOUR_WARMUP_S)); then
@@ -394,7 +399,7 @@ run_cell() {
   steal_before=$(steal_ticks)
   # the host's CPU probe goes beside timed figures only (42 ms of CPU a cell: certify has 135 such cells)
   calibration=null
-  if [[ -s "$OUT/plan/$protocol.tsv" ]]; then calibration=$(calibration_ns); fi
+  if times_workloads "$protocol"; then calibration=$(calibration_ns); fi
   host="${NETNS_SERVER_IP:-127.0.0.1}"
   if ! serve_cell "$cell" "$cell_dir" "$host"; then
     record_rest "$cell_dir" error "$READY_ERROR: $(tail -n 3 "$cell_dir/server.log" | tr '\n' ' ')"

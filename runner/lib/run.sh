@@ -328,7 +328,7 @@ measure_handlers() {
       record "$OUT/handlers" "{\"kind\": \"handler\", \"language\": $quoted_lang, \"workload\": \"$name\", \"size\": \"$size\"$error}"
       ((rc < 2)) || break
     done < <(jq -r --arg l "$lang" 'select(.server_language == $l and .unsupported == null and .error == null) | .protocol' <<<"$CELL_LINES" |
-      sort -u | while read -r protocol; do cat "$OUT/plan/$protocol.tsv"; done | sort -u -k1,1)
+      sort -u | while read -r protocol; do plan_rows "$protocol"; done | sort -u -k1,1)
     client_stop
   done
 }
@@ -445,7 +445,9 @@ run_lane() {
   cells=$(cat)
   trap stop_processes EXIT
   trap 'stop_processes; fold_unfolded_step; exit 130' INT TERM
+  # the time left is the lane's own: its planned work, timed from its start
   PLANNED=$(cut -f2- <<<"$cells" | "$PYTHON" -m analysis estimate --run "$OUT" --passes 1) DONE_WORK=0
+  MATRIX_STARTED=$SECONDS
   run_cells "$2" <<<"$cells"
 }
 
