@@ -173,7 +173,9 @@ def write_warmup_table(path: Path, cells: list[dict]) -> None:
 def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
     """The cells in a random order of their own for each pass, reproducible from the run's seed, grouped so
     that the runner can keep processes across cells: the protocols in a random order, within a protocol its
-    servers in a random order, and within a server its clients in a random order."""
+    servers in a random order, and within a server its clients in a random order. One exception lets the
+    two longest warm-ups of a protocol overlap: the server that owes the longest warm-up when new goes
+    first, and in its group the cell whose client owes the longest (first_warmups)."""
     rng = random.Random(seed * 1009 + pass_no)
     cells = [(line, json.loads(line)) for line in lines]
     protocols = list(dict.fromkeys(c["protocol"] for _, c in cells))
@@ -182,11 +184,32 @@ def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
     for protocol in protocols:
         servers = list(dict.fromkeys(c["server"] for _, c in cells if c["protocol"] == protocol))
         rng.shuffle(servers)
+        groups = []
         for server in servers:
-            group = [line for line, c in cells if c["protocol"] == protocol and c["server"] == server]
+            group = [(line, c) for line, c in cells if c["protocol"] == protocol and c["server"] == server]
             rng.shuffle(group)
-            order += group
+            groups.append(group)
+        order += [line for group in first_warmups(groups) for line, _ in group]
     return order
+
+
+def first_warmups(groups: list[list[tuple]]) -> list[list[tuple]]:
+    """A protocol's server groups (each a list of (line, cell), in their random order) with the group whose
+    server owes the longest warm-up when new moved first, and in it the cell whose client owes the longest:
+    in a full crossing every client is new in the first group, so that cell is the one place a new server
+    and a new client warm up together (a CXF pair once for 90 s, not 90 s for the client in one group and
+    90 s again for the server in another). Sorting is stable: ties keep their random order, and a protocol
+    without declared warm-ups keeps it whole."""
+    def runs(cell: dict) -> bool:
+        return not (cell.get("unsupported") or cell.get("error"))
+
+    def server_owes(group: list[tuple]) -> float:
+        return max((owed(c, "server", False) for _, c in group if runs(c)), default=0)
+
+    groups = sorted(groups, key=lambda g: -server_owes(g))
+    if groups:
+        groups[0] = sorted(groups[0], key=lambda lc: -owed(lc[1], "client", False) if runs(lc[1]) else 1)
+    return groups
 
 
 def dealt_to_lanes(lines: list[str], count: int) -> list[int]:

@@ -99,6 +99,42 @@ def test_shuffled_groups_cells_by_protocol_then_server_in_a_seeded_order():
     assert len(orders) > 1
 
 
+def test_shuffled_overlaps_the_longest_warmups_of_a_protocol_in_its_first_cell():
+    warmups = {"jit": 90, "vm": 12, "plain": 0}
+
+    def cell(p, s, c, **more):
+        return json.dumps({"name": f"{p}/{c}→{s}", "protocol": p, "server": s, "client": c,
+                           "server_warmup_s": warmups[s], "client_warmup_s": warmups[c], **more})
+
+    cells = [cell(p, s, c) for p in ("a", "b") for s in warmups for c in warmups]
+    owed_in_all = []
+    for seed in range(20):
+        order = [json.loads(line) for line in plan.shuffled(cells, seed, 1)]
+        firsts = [c for i, c in enumerate(order) if i == 0 or order[i - 1]["protocol"] != c["protocol"]]
+        assert [(c["server"], c["client"]) for c in firsts] == [("jit", "jit")] * 2
+        # the rest stays random: the groups after the first, and the first group's other cells
+        warmed, owed_total = set(), 0
+        for c in order:
+            sides = {role: (c["protocol"], role, c[role]) for role in ("server", "client")}
+            owed_total += max(plan.owed(c, role, side in warmed) for role, side in sides.items())
+            warmed |= set(sides.values())
+        owed_in_all.append(owed_total)
+    # each protocol: 90 s for the jit pair, 12 s for the vm client (first group) and the vm server
+    assert set(owed_in_all) == {2 * (90 + 12 + 12)}
+    assert len({tuple(plan.shuffled(cells, seed, 1)) for seed in range(20)}) > 1
+    # an unsupported cell is never the one picked to warm first
+    blocked = [cell("a", s, c, unsupported="no") if (s, c) == ("jit", "jit") else cell("a", s, c)
+               for s in warmups for c in warmups]
+    first = json.loads(plan.shuffled(blocked, 3, 1)[0])
+    assert (first["server"], first["client"]) == ("jit", "vm")
+    # without declared warm-ups any server and any client may come first
+    plain = [json.dumps({"name": f"a/{c}→{s}", "protocol": "a", "server": s, "client": c})
+             for s in "xyz" for c in "xyz"]
+    firsts = {tuple(json.loads(plan.shuffled(plain, seed, 1)[0])[k] for k in ("server", "client"))
+              for seed in range(30)}
+    assert {s for s, _ in firsts} == set("xyz") and {c for _, c in firsts} == set("xyz")
+
+
 def test_a_covering_profile_crosses_each_language_pair_once_and_every_implementation():
     def cell(client, server, **extra):
         lang = {"java": "java", "java-pool": "java", "java-lite": "java", "python": "python", "dotnet": "dotnet"}
