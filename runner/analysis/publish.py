@@ -15,6 +15,9 @@ OPTIONAL = ("AGREEMENT.md", "STUDY.md", "COMPARE.md", "CALIBRATION.md", "report.
             "battery.jsonl")
 OPTIONAL_FOLDERS = ("report",)
 SAMPLES_LIMIT = 2 * 1024 * 1024
+# No file committed over 2 MiB: the records of a full run (4,629 with their histograms) are 4.4 MB gzipped,
+# so they go in parts of at most this size (records.PUBLISHED_PART), each a whole number of lines.
+PART_LIMIT = 2 * 1024 * 1024
 # The exports a full run makes are several MB of text: over this size they are committed gzipped.
 EXPORTS = ("results.csv", "junit.xml")
 GZIP_EXPORTS_ABOVE = 1024 * 1024
@@ -58,12 +61,36 @@ def check(run: Path, root: Path) -> dict:
     return env
 
 
+def write_records(target: Path, recs: list[dict], limit: int | None = None) -> list[str]:
+    """The records, one JSON line each, gzipped into target/results.jsonl.gz, or, when that would be over
+    `limit`, into as few parts of whole lines under it as split evenly (records.PUBLISHED_PART; a record over
+    it alone would be a part of its own). Returns the names written."""
+    limit = limit or PART_LIMIT
+    lines = [json.dumps(rec, ensure_ascii=False) + "\n" for rec in recs]
+    whole = gzip.compress("".join(lines).encode("utf-8"), mtime=0)
+    if len(whole) <= limit:
+        (target / records.PUBLISHED_RESULTS).write_bytes(whole)
+        return [records.PUBLISHED_RESULTS]
+    count = -(-len(whole) // int(limit * 0.9))
+    while True:
+        size = -(-len(lines) // count)
+        parts = [gzip.compress("".join(lines[i:i + size]).encode("utf-8"), mtime=0)
+                 for i in range(0, len(lines), size)]
+        if all(len(part) <= limit for part in parts) or size == 1:
+            break
+        count += 1
+    names = [records.PUBLISHED_PART.format(i) for i in range(1, len(parts) + 1)]
+    for name, part in zip(names, parts, strict=True):
+        (target / name).write_bytes(part)
+    return names
+
+
 def publish(run: Path, root: Path, into: Path) -> Path:
     """Copies the run's report (REPORT.md, its per-protocol files in report/, report.html), environment,
     verdict, exports, cells, plan (and AGREEMENT.md, STUDY.md, and the servers' exits its records refer to)
-    into into/<run folder name>/, results.jsonl gzipped with only the last record
-    of each (cell, workload, pass), results.csv and junit.xml gzipped when over 1 MiB, samples.jsonl.gz only
-    if under 2 MiB. Returns the folder."""
+    into into/<run folder name>/, results.jsonl gzipped with only the last record of each (cell, workload,
+    pass) (in parts when over PART_LIMIT), results.csv and junit.xml gzipped when over 1 MiB,
+    samples.jsonl.gz only if under 2 MiB. Returns the folder."""
     run = run.resolve()
     env = check(run, root)
     missing = [name for name in (*FILES, "results.jsonl") if not (run / name).exists()]
@@ -91,9 +118,7 @@ def publish(run: Path, root: Path, into: Path) -> Path:
             shutil.copytree(run / name, target / name)
     # The records as stored, not joined with env.json and cells.jsonl, which are published beside them. A
     # run of schema 2 appended a cell's records again as later facts arrived: only the last one is kept.
-    with gzip.open(target / records.PUBLISHED_RESULTS, "wt", encoding="utf-8") as dst:
-        for rec in records.stored(run):
-            dst.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    parts = write_records(target, records.stored(run))
     samples = run / records.SAMPLES
     lines = [f"# Published run {run.name}", "",
              f"Commit `{env['run'].get('git_commit')}`, profile `{(env['run'].get('profile') or {}).get('name')}`. "
@@ -101,6 +126,9 @@ def publish(run: Path, root: Path, into: Path) -> Path:
     if zipped:
         lines += [f"{' and '.join(f'`{n}`' for n in zipped)} {'are' if len(zipped) > 1 else 'is'} gzipped "
                   f"(`{zipped[0]}.gz`): over {GZIP_EXPORTS_ABOVE // 2**20} MiB.", ""]
+    if len(parts) > 1:
+        lines += [f"The records are in {len(parts)} parts, `{parts[0]}` to `{parts[-1]}` (read in that order), "
+                  f"each under {PART_LIMIT // 2**20} MiB.", ""]
     if samples.exists() and samples.stat().st_size < SAMPLES_LIMIT:
         shutil.copy2(samples, target / samples.name)
         lines.append("Every raw per-call sample is in `samples.jsonl.gz` (one line per cell, workload and pass).")

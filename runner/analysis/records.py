@@ -8,7 +8,8 @@ them into each record (Environment.join), so no reader looks for them anywhere e
 
 Runs of schema 2 (the published ones made before schema 3) embedded that environment in every record and
 appended a cell's records again as later facts arrived; load() reads them as well, the last record of a
-(cell, workload, pass) winning, and a published run's results.jsonl.gz when there is no results.jsonl.
+(cell, workload, pass) winning, and a published run's results.jsonl.gz (or its parts, results-01.jsonl.gz,
+results-02.jsonl.gz, ...) when there is no results.jsonl.
 """
 import fcntl
 import gzip
@@ -21,6 +22,8 @@ SCHEMA_VERSION = 3
 FLOOR_CELL = "floor/c→c"
 RESULTS = "results.jsonl"
 PUBLISHED_RESULTS = "results.jsonl.gz"
+# a published run whose records would be one file over publish.PART_LIMIT has them in parts, in order
+PUBLISHED_PART = "results-{:02d}.jsonl.gz"
 SERVER_EXITS = "server_exits.jsonl"
 # every raw per-call sample of the run, one line per (cell, workload, pass): exports.write_samples writes it
 SAMPLES = "samples.jsonl.gz"
@@ -61,16 +64,25 @@ def append(run: Path, records: list[dict]) -> None:
         os.close(fd)
 
 
+def published_parts(run: Path) -> list[Path]:
+    """A published run's records: results.jsonl.gz, or its parts in order (none if there are neither)."""
+    if (run / PUBLISHED_RESULTS).exists():
+        return [run / PUBLISHED_RESULTS]
+    parts = []
+    while (run / PUBLISHED_PART.format(len(parts) + 1)).exists():
+        parts.append(run / PUBLISHED_PART.format(len(parts) + 1))
+    return parts
+
+
 def _lines(run: Path) -> Iterator[str]:
-    """The lines of results.jsonl, or of a published run's results.jsonl.gz."""
-    path = run / RESULTS
-    if not path.exists() and (run / PUBLISHED_RESULTS).exists():
-        path = run / PUBLISHED_RESULTS
-    if not path.exists():
+    """The lines of results.jsonl, or of a published run's results.jsonl.gz or its parts."""
+    if (run / RESULTS).exists():
+        with open(run / RESULTS, encoding="utf-8") as lines:
+            yield from lines
         return
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as lines:
-        yield from lines
+    for part in published_parts(run):
+        with gzip.open(part, "rt", encoding="utf-8") as lines:
+            yield from lines
 
 
 def stored(run: Path) -> list[dict]:

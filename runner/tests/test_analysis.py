@@ -658,7 +658,7 @@ def test_publish_refuses_a_dirty_run_a_changed_tree_and_another_commit(tmp_path)
     assert not (tmp_path / "pub").exists()
 
 
-def test_publish_copies_a_clean_run_and_keeps_big_samples_back(tmp_path):
+def test_publish_copies_a_clean_run_and_keeps_big_samples_back(tmp_path, monkeypatch):
     import gzip
     root, head = _git_tree(tmp_path)
     run = _publishable_run(tmp_path, head)
@@ -679,3 +679,9 @@ def test_publish_copies_a_clean_run_and_keeps_big_samples_back(tmp_path):
     target = publish.publish(big, root, tmp_path / "pub2")
     assert not (target / "samples.jsonl.gz").exists()
     assert "Raw samples stay with the run, not published" in (target / "PUBLISHED.md").read_text()
+    monkeypatch.setattr(publish, "PART_LIMIT", 80)  # 86 B for the two records gzipped together, 74 and 70 apart
+    target = publish.publish(_publishable_run(tmp_path, head), root, tmp_path / "pub3")
+    assert [p.name for p in sorted(target.glob("results*.jsonl.gz"))] == ["results-01.jsonl.gz", "results-02.jsonl.gz"]
+    assert "The records are in 2 parts, `results-01.jsonl.gz` to `results-02.jsonl.gz`" in \
+        (target / "PUBLISHED.md").read_text()
+    assert [(r["workload"], r["n"]) for r in records.stored(target)] == [("vectors", 2), ("ping", 1)]

@@ -296,6 +296,26 @@ def test_publish_a_schema_2_run_keeps_the_last_record_of_each_part_as_stored(tmp
     assert records.load(target) == records.load(run)
 
 
+def test_records_over_the_part_limit_are_published_in_parts_read_back_in_order(tmp_path):
+    import random
+
+    from analysis import publish
+    rng = random.Random(3)
+    # incompressible histograms, as a full run's are: about 60 KB gzipped in all
+    recs = [{"cell": f"p/a→b{i % 7}", "workload": f"w{i}", "pass": 1, "histogram": rng.randbytes(300).hex()}
+            for i in range(100)]
+    one = tmp_path / "one"
+    one.mkdir()
+    assert publish.write_records(one, recs) == ["results.jsonl.gz"]
+    split = tmp_path / "split"
+    split.mkdir()
+    names = publish.write_records(split, recs, limit=20_000)
+    assert len(names) >= 2 and names == [f"results-{i:02d}.jsonl.gz" for i in range(1, len(names) + 1)]
+    assert all((split / n).stat().st_size <= 20_000 for n in names)
+    assert sorted(p.name for p in split.iterdir()) == names
+    assert records.stored(split) == records.stored(one) == recs
+
+
 def test_attacks_ran_keeps_the_attacks_order_and_the_cells_that_ran_one():
     from analysis.records import attacks_ran
     attacks = {"refuse_a": "a", "refuse_b": "b", "refuse_c": "c"}
