@@ -34,6 +34,20 @@ def test_summary_histogram_is_hdr_encoded():
     assert h.get_total_count() == 2
 
 
+def test_percentiles_from_one_running_sum_are_the_librarys_own():
+    import random
+
+    from hdrh.histogram import HdrHistogram
+    rng = random.Random(11)
+    percentiles = (0, 1, 25, 50, 90, 99, 99.9, 99.99, 99.999, 100)
+    for _ in range(60):
+        samples = [int(rng.lognormvariate(rng.uniform(5, 15), rng.uniform(0.1, 2)))
+                   for _ in range(rng.choice([1, 2, 7, 300, 3000]))]
+        made = stats.histogram_of(samples)
+        for h in (made, HdrHistogram.decode(made.encode())):  # a decoded one keeps a shorter counts array
+            assert stats.values_at_percentiles(h, percentiles) == {p: h.get_value_at_percentile(p) for p in percentiles}
+
+
 def test_summary_rejects_no_samples():
     with pytest.raises(ValueError):
         stats.summarize([[], []])
