@@ -77,23 +77,27 @@ def _results(idl, secrets, protocol, port):
         adapter.close()
 
 
-@pytest.mark.parametrize("protocol", ["soap11", "soap12", "wss-username", "wss-sign"])
-def test_every_vector_passes_or_is_lacked_by_the_registry(idl, secrets, serve, protocol):
+# The secured protocols' vectors include the attacks their server must refuse with a wsse: fault: one run of
+# the vectors checks both (a run of wss-sign's vectors is 12 s of CPU).
+ATTACKS = {
+    "soap11": set(),
+    "soap12": set(),
+    "wss-username": {"refuse_missing_security_header", "refuse_expired_timestamp", "refuse_replayed_message",
+                     "refuse_wrong_password"},
+    "wss-sign": {"refuse_missing_security_header", "refuse_expired_timestamp", "refuse_replayed_message",
+                 "refuse_tampered_body", "refuse_unknown_certificate"},
+}
+
+
+@pytest.mark.parametrize("protocol", ATTACKS)
+def test_every_vector_passes_or_is_lacked_and_a_secured_server_refuses_each_attack_with_a_fault(
+        idl, secrets, serve, protocol):
     results = _results(idl, secrets, protocol, serve(protocol).port)
     assert_all_pass_or_lacked(idl, protocol, results)
-
-
-@pytest.mark.parametrize("protocol, attacks", [
-    ("wss-username", {"refuse_missing_security_header", "refuse_expired_timestamp", "refuse_replayed_message",
-                      "refuse_wrong_password"}),
-    ("wss-sign", {"refuse_missing_security_header", "refuse_expired_timestamp", "refuse_replayed_message",
-                  "refuse_tampered_body", "refuse_unknown_certificate"}),
-])
-def test_the_secured_server_refuses_each_attack_with_a_fault(idl, secrets, serve, protocol, attacks):
-    results = {r["id"]: r for r in _results(idl, secrets, protocol, serve(protocol).port)}
-    for attack in attacks:
-        assert results[attack]["status"] == "pass", results[attack]
-        assert results[attack]["reason"].startswith("SOAP Fault wsse:"), results[attack]
+    by_id = {r["id"]: r for r in results}
+    for attack in ATTACKS[protocol]:
+        assert by_id[attack]["status"] == "pass", by_id[attack]
+        assert by_id[attack]["reason"].startswith("SOAP Fault wsse:"), by_id[attack]
 
 
 def test_a_plain_call_to_a_secured_server_is_refused(idl, secrets, serve):
