@@ -9,6 +9,8 @@ import html
 import io
 import json
 import math
+import multiprocessing
+import os
 import re
 
 from . import sections
@@ -409,6 +411,31 @@ def records_of(page: str) -> dict:
     return json.loads(gzip.decompress(base64.b64decode(m.group(1))))
 
 
+# The context the chart workers read: set before they fork, so nothing is pickled but the protocols' names
+# and the charts' SVG.
+_CHART_CONTEXT: Context | None = None
+
+
+def _protocol_charts(protocol: str) -> str:
+    return distribution_chart(_CHART_CONTEXT, protocol) + resources_chart(_CHART_CONTEXT, protocol, "ping")
+
+
+def protocol_charts(ctx: Context, protocols: list[str]) -> list[str]:
+    """Each protocol's distribution and resources charts, drawn by as many forked workers as there are CPUs
+    (matplotlib draws on one CPU: a default run's 33 figures took 25 s on one): the report is rendered
+    after the run's processes have stopped, so nothing measured shares the CPUs with it."""
+    global _CHART_CONTEXT
+    workers = min(len(os.sched_getaffinity(0)), len(protocols))
+    _CHART_CONTEXT = ctx
+    try:
+        if workers > 1:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                return pool.map(_protocol_charts, protocols, chunksize=1)
+        return [_protocol_charts(p) for p in protocols]
+    finally:
+        _CHART_CONTEXT = None
+
+
 def render(ctx: Context, compare: list | None = None) -> str:
     """report.html. compare: (title, HTML) sections to show another run beside this one, placed after the
     summary; none yet (the hook for the compare section)."""
@@ -432,13 +459,13 @@ def render(ctx: Context, compare: list | None = None) -> str:
               f'the multiple of {html.escape(ctx.figures.baseline or "the baseline")} for the same pair, '
               f'<span style="background:{ratio_colour(1.5)}">×1</span><span style="background:{ratio_colour(10)}">×10'
               f'</span><span style="background:{ratio_colour(100)}">×100 and over</span>.</p>')
-    for p in protocols:
+    for p, charts in zip(protocols, protocol_charts(ctx, protocols), strict=True):
         detail = docs[summary.detail_path(p)]
         latency = "".join(latency_heatmap(ctx, p, w) for w in dict.fromkeys(["ping", payload]) if w)
         parts.append(f'<section id="{anchor(p)}" class="protocol"><h2>{html.escape(p)}</h2>{legend}'
                      f"<h3>Interop</h3>{interop_heatmap(ctx, p)}"
                      + (f"<h3>Latency against the baseline</h3>{latency}" if latency else "")
-                     + distribution_chart(ctx, p) + resources_chart(ctx, p, "ping")
+                     + charts
                      + "<details><summary>Every table of the protocol</summary>"
                      + blocks_html(detail[2:]) + "</details>"
                      + "</section>")
