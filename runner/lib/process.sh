@@ -86,26 +86,31 @@ stop_all_groups() {
   for g in "${LIVE_GROUPS[@]+"${LIVE_GROUPS[@]}"}"; do stop_group "$g" 2; done
 }
 
-# The pids of a process group, one per line, from /proc.
+# group_pids PGID: the pids of a process group, from /proc, in the array GROUP_PIDS. Parameter expansions
+# only, no subshell or here-string: the runner asks four times per workload, and a scan reads every process.
+GROUP_PIDS=()
 group_pids() {
   local pgid="$1" stat pid rest
-  local -a f
+  GROUP_PIDS=()
   for stat in /proc/[0-9]*/stat; do
-    pid="${stat#/proc/}"
-    pid="${pid%/stat}"
     { read -r rest <"$stat"; } 2>/dev/null || continue
+    # after the command's name: state, ppid, then the process group
     rest="${rest##*) }"
-    read -r -a f <<<"$rest"
-    [[ "${f[2]}" == "$pgid" ]] && printf '%s\n' "$pid"
+    rest="${rest#* }"
+    rest="${rest#* }"
+    if [[ "${rest%% *}" == "$pgid" ]]; then
+      pid="${stat#/proc/}"
+      GROUP_PIDS+=("${pid%/stat}")
+    fi
   done
-  return 0
 }
 
 # Resets the peak resident memory (VmHWM) of every process of a group, so the next peak is the next
 # workload's own (writing 5 to clear_refs; Linux 4.0 and later).
 reset_peaks() {
   local pid
-  for pid in $(group_pids "$1"); do
+  group_pids "$1"
+  for pid in "${GROUP_PIDS[@]+"${GROUP_PIDS[@]}"}"; do
     { printf '5\n' >"/proc/$pid/clear_refs"; } 2>/dev/null || true
   done
 }
@@ -115,18 +120,19 @@ reset_peaks() {
 sample_group() {
   local pgid="$1" pid rest ticks=0 rss=0 hwm=0 threads=0 key value
   local -a f
-  for pid in $(group_pids "$pgid"); do
+  group_pids "$pgid"
+  for pid in "${GROUP_PIDS[@]+"${GROUP_PIDS[@]}"}"; do
     { read -r rest <"/proc/$pid/stat"; } 2>/dev/null || continue
     rest="${rest##*) }"
     read -r -a f <<<"$rest"
     ticks=$((ticks + f[11] + f[12]))
-    while read -r key value _; do
-      case "$key" in
-        VmRSS:) rss=$((rss + value)) ;;
-        VmHWM:) hwm=$((hwm + value)) ;;
-        Threads:) threads=$((threads + value)) ;;
-      esac
-    done < <(cat "/proc/$pid/status" 2>/dev/null)
+    { while read -r key value _; do
+        case "$key" in
+          VmRSS:) rss=$((rss + value)) ;;
+          VmHWM:) hwm=$((hwm + value)) ;;
+          Threads:) threads=$((threads + value)) ;;
+        esac
+      done <"/proc/$pid/status"; } 2>/dev/null || true
   done
   printf '%s %s %s %s\n' "$ticks" "$rss" "$hwm" "$threads"
 }
