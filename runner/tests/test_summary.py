@@ -165,3 +165,29 @@ def test_a_cell_is_held_against_the_floor_taken_before_its_server_group_where_th
     assert ctx.figures.adjacent_floors() == {"floor/pass1/before-x": {"pass": 1, "p50": floor * 2, "min": floor}}
     texts = report.files(run, recs, cells, VERDICT)
     assert "before each server group" in "".join(texts.values())
+
+
+def test_a_cell_is_a_method_error_only_below_both_floors_around_its_server_group(tmp_path):
+    from analysis.report.flags import Flag, workload_rtt_flags
+    run, recs, cells = build(tmp_path, protocols=2, passes=1, workloads=("ping",), calls=100)
+    floor = next(r["rtt_us"]["p50"] for r in recs if r["cell"] == "floor/c→c")
+    groups = [("rawtcp/java→java", "before-a", 2.0, 1.8), ("rawtcp/python→java", "before-b", 1.0, 1.1),
+              ("rawtcp/java→python", "before-c", 1.2, 1.1)]
+    for cell, folder, floor_times, p50_times in groups:
+        rec = next(r for r in recs if r["cell"] == cell and r["workload"] == "ping")
+        rec["rtt_us"]["p50"] = floor * p50_times
+        rec["floor_us"] = {"folder": f"floor/pass1/{folder}", "p50": floor * floor_times, "min": floor}
+    # the records in the order the groups ran: a, b, c
+    order = {cell: i for i, (cell, *_) in enumerate(groups)}
+    recs.sort(key=lambda r: order.get(r["cell"], -1))
+    ctx = Context.load(run, recs, cells, VERDICT)
+    assert ctx.figures.following_floors() == {"floor/pass1/before-a": floor * 1.0, "floor/pass1/before-b": floor * 1.2}
+    # under the floor before its group (×2.0) but over the one after it (×1.0): the path moved, no method error
+    assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "rawtcp/java→java", "ping")
+    assert ctx.figures.floor_multiple("rawtcp/java→java") == pytest.approx(1.8)
+    # over its own floor (×1.0), under the next (×1.2): held against the lower one, so not flagged either
+    assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "rawtcp/python→java", "ping")
+    assert ctx.figures.floor_multiple("rawtcp/python→java") == pytest.approx(1.1)
+    # the pass's last group has its own floor only, and this cell beats it
+    raised = workload_rtt_flags(ctx.figures, "rawtcp/java→python", "ping")
+    assert raised[Flag.BELOW_FLOOR]["passes"] == [(1, pytest.approx(floor * 1.1), pytest.approx(floor * 1.2))]

@@ -164,14 +164,23 @@ class Figures:
                 out.setdefault(f["folder"], {"pass": r.get("pass", 1), "p50": f["p50"], "min": f["min"]})
         return out
 
+    def following_floors(self) -> dict[str, float]:
+        """For each floor taken before a server group (by folder), the p50 of the next one taken in its pass
+        (before the next group): with it, the two floors bracket the group's cells. The last group of a pass
+        has none. Records are in the order the run wrote them, so the folders are in the order taken."""
+        taken: dict[int, list] = {}
+        for folder, f in self.adjacent_floors().items():
+            taken.setdefault(f["pass"], []).append((folder, f["p50"]))
+        return {floors[i][0]: floors[i + 1][1] for floors in taken.values() for i in range(len(floors) - 1)}
+
     def floor_multiple(self, cell: str, workload: str = "ping") -> float | None:
-        """The cell's p50 as a multiple of its floor (the one taken before its server group where the run took
-        one, else its pass's), median over the passes."""
+        """The cell's p50 as a multiple of its floor (the lower of those taken before and after its server
+        group where the run took them, else its pass's: flags.floor_of), median over the passes."""
         if self.status(cell, workload) != "pass":
             return None
-        by_pass = self.floor_by_pass()
+        by_pass, following = self.floor_by_pass(), self.following_floors()
         ratios = [r["rtt_us"]["p50"] / f for r in self.passing(cell, workload)
-                  if (r.get("rtt_us") or {}).get("p50") is not None and (f := flags.floor_of(r, by_pass))]
+                  if (r.get("rtt_us") or {}).get("p50") is not None and (f := flags.floor_of(r, by_pass, following))]
         return stats.median_ci(ratios)["median"] if ratios else None
 
     def baseline_cell(self, cell: dict) -> str | None:

@@ -90,8 +90,9 @@ def rtt_marks(ctx: Context, cell: str, w: str) -> str:
         where = "; ".join(f"pass {p}: {num(v)} µs against {num(f)} µs"
                           for p, v, f in raised[Flag.BELOW_FLOOR]["passes"])
         marks += " " + MARK[Flag.BELOW_FLOOR] + ctx.notes.ref(
-            f"`{cell}` {w}: p50 below the floor ({where}), a method error: the floor did not take the fastest "
-            "path this cell took, or the host changed between them.")
+            f"`{cell}` {w}: p50 below the floor ({where}; the lower of the floors taken before and after its "
+            "server group), a method error: the floor did not take the fastest path this cell took, or the host "
+            "changed between them.")
     return marks
 
 
