@@ -16,7 +16,8 @@ OPTIONAL = ("AGREEMENT.md", "STUDY.md", "COMPARE.md", "CALIBRATION.md", "report.
 OPTIONAL_FOLDERS = ("report",)
 SAMPLES_LIMIT = 2 * 1024 * 1024
 # No file committed over 2 MiB: the records of a full run (4,629 with their histograms) are 4.4 MB gzipped,
-# so they go in parts of at most this size (records.PUBLISHED_PART), each a whole number of lines.
+# so they go in parts of at most this size (records.PUBLISHED_PART), each a whole number of lines; any other
+# file over it (report.html) is committed gzipped.
 PART_LIMIT = 2 * 1024 * 1024
 # The exports a full run makes are several MB of text: over this size they are committed gzipped.
 EXPORTS = ("results.csv", "junit.xml")
@@ -106,7 +107,8 @@ def publish(run: Path, root: Path, into: Path) -> Path:
     for name in FILES + OPTIONAL:
         if not (run / name).exists():
             continue
-        if name in EXPORTS and (run / name).stat().st_size > GZIP_EXPORTS_ABOVE:
+        size = (run / name).stat().st_size
+        if (name in EXPORTS and size > GZIP_EXPORTS_ABOVE) or size > PART_LIMIT:
             with open(run / name, "rb") as src, gzip.open(target / f"{name}.gz", "wb") as dst:
                 shutil.copyfileobj(src, dst)
             zipped.append(name)
@@ -125,7 +127,8 @@ def publish(run: Path, root: Path, into: Path) -> Path:
              "The per-cell folders (logs, answers) stay with the run.", ""]
     if zipped:
         lines += [f"{' and '.join(f'`{n}`' for n in zipped)} {'are' if len(zipped) > 1 else 'is'} gzipped "
-                  f"(`{zipped[0]}.gz`): over {GZIP_EXPORTS_ABOVE // 2**20} MiB.", ""]
+                  f"(`{zipped[0]}.gz`): the exports over {GZIP_EXPORTS_ABOVE // 2**20} MiB, any file over "
+                  f"{PART_LIMIT // 2**20} MiB (a default run's report.html is about 2.5 MB).", ""]
     if len(parts) > 1:
         lines += [f"The records are in {len(parts)} parts, `{parts[0]}` to `{parts[-1]}` (read in that order), "
                   f"each under {PART_LIMIT // 2**20} MiB.", ""]

@@ -657,6 +657,12 @@ def test_publish_gzips_exports_over_a_mib(tmp_path):
     assert gzip.open(target / "results.csv.gz", "rt").read() == (run / "results.csv").read_text()
     assert (target / "junit.xml").read_text() == "junit.xml"  # small: as it is
     assert "`results.csv` is gzipped (`results.csv.gz`)" in (target / "PUBLISHED.md").read_text()
+    # any other file over 2 MiB too: no committed file is larger (a default run's report.html is 2.5 MB)
+    (run / "report.html").write_text("<p>x</p>" * 300_000)
+    target = publish.publish(run, root, tmp_path / "pub2")
+    assert not (target / "report.html").exists()
+    assert gzip.open(target / "report.html.gz", "rt").read() == (run / "report.html").read_text()
+    assert "`results.csv` and `report.html` are gzipped" in (target / "PUBLISHED.md").read_text()
 
 
 def test_publish_refuses_a_dirty_run_a_changed_tree_and_another_commit(tmp_path):
