@@ -57,7 +57,9 @@ def repetitions_by_pass(run: Path) -> dict:
             p = row.get("pass", 1)
             if (row["cell"], row["workload"], p) not in passed:
                 continue
-            medians = [statistics.median(rep) / 1000.0 for rep in row["samples_ns"] if rep]
+            # a median of 0 ns (an in-process handler's call within one tick of the clock) counts as the
+            # histograms' lowest value, 1 ns: the change is a ratio of times, and its interval takes logs
+            medians = [max(statistics.median(rep), stats.LOWEST_NS) / 1000.0 for rep in row["samples_ns"] if rep]
             groups.setdefault((row["cell"], row["workload"]), {}).setdefault(p, []).extend(medians)
     return groups
 

@@ -136,3 +136,15 @@ def test_passes_that_differ_beyond_their_repetitions_are_warned_of(tmp_path):
     assert result["a"]["pass_heterogeneity"]["share"] == 0.0
     assert result["b"]["pass_heterogeneity"] == {"pairs": 3, "share": 1.0}  # the floor too
     assert "WARNING: passes differ beyond their repetitions in B 100% of pairs" in compare.summary_line(result)
+
+
+def test_a_repetition_median_of_zero_ns_counts_as_one_ns(tmp_path):
+    # an in-process handler's call can fall within one tick of the clock: its repetitions' medians are 0 ns,
+    # while its record's p50 (from the histogram) is at least 1 ns
+    run = {"git_commit": "c0ffee" * 6 + "abcd", "git_dirty": False, "profile": "default", "cpu_model": "X", "cpus": 2}
+    runs = [ping_run(tmp_path / name, run | {"run_id": f"2026010{i}T000000Z-default"},
+                     [("handler/dotnet", [0.0003])], i, rtt_us={"p50": 0.001, "p99": 0.001, "mean": 0.0003})
+            for i, name in ((1, "A"), (2, "B"))]
+    result = compare.comparison(*runs, compare.THRESHOLD, compare.ALPHA)
+    (row,) = result["rows"]
+    assert row["median_a"] == row["median_b"] == 0.001 and row["change"] == 0 and row["verdict"] == "~"
