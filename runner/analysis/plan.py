@@ -108,7 +108,7 @@ def estimate_seconds(run: Path, cell: dict, owed_s: float | None = None) -> int:
     each workload's bound, or the least warm-up time its processes still owe when longer: `owed_s`, or
     the cell's own `warmup_s` when not given), then per workload the fixed warm-up and the repetitions'
     minimum time."""
-    if cell.get("unsupported") or cell.get("error"):
+    if not can_run(cell):
         return 0
     profile = json.loads((run / "plan" / "profile.json").read_text())
     steady_s = (profile.get("steady") or {}).get("max_ms", 0) / 1000
@@ -132,7 +132,7 @@ def estimate_run(run: Path, cells: list[dict], passes: int, kept: bool) -> int:
     for cell in cells:
         server, client = (cell["protocol"], "server", cell["server"]), (cell["protocol"], "client", cell["client"])
         least = max(owed(cell, "server", server in warmed), owed(cell, "client", client in warmed))
-        if not (cell.get("unsupported") or cell.get("error")):
+        if can_run(cell):
             warmed |= {server, client}
         total += estimate_seconds(run, cell, least)
     return passes * total
@@ -156,6 +156,11 @@ def owed(cell: dict, role: str, warmed: bool) -> float:
     if warmed:
         return cell.get(f"{role}_peer_warmup_s") or 0
     return cell.get(f"{role}_warmup_s", cell.get("warmup_s") or 0)
+
+
+def can_run(cell: dict) -> bool:
+    """A cell runs unless it is unsupported or its plan has an error (both are rows with their reasons)."""
+    return not (cell.get("unsupported") or cell.get("error"))
 
 
 def warmup_columns(cell: dict) -> list[int]:
@@ -200,15 +205,12 @@ def first_warmups(groups: list[list[tuple]]) -> list[list[tuple]]:
     and a new client warm up together (a CXF pair once for 90 s, not 90 s for the client in one group and
     90 s again for the server in another). Sorting is stable: ties keep their random order, and a protocol
     without declared warm-ups keeps it whole."""
-    def runs(cell: dict) -> bool:
-        return not (cell.get("unsupported") or cell.get("error"))
-
     def server_owes(group: list[tuple]) -> float:
-        return max((owed(c, "server", False) for _, c in group if runs(c)), default=0)
+        return max((owed(c, "server", False) for _, c in group if can_run(c)), default=0)
 
     groups = sorted(groups, key=lambda g: -server_owes(g))
     if groups:
-        groups[0] = sorted(groups[0], key=lambda lc: -owed(lc[1], "client", False) if runs(lc[1]) else 1)
+        groups[0] = sorted(groups[0], key=lambda lc: -owed(lc[1], "client", False) if can_run(lc[1]) else 1)
     return groups
 
 
@@ -219,7 +221,7 @@ def dealt_to_lanes(lines: list[str], count: int) -> list[int]:
     cells = [json.loads(line) for line in lines]
     weight: dict[str, int] = {}
     for c in cells:
-        weight[c["protocol"]] = weight.get(c["protocol"], 1) + (0 if c.get("unsupported") or c.get("error") else 1)
+        weight[c["protocol"]] = weight.get(c["protocol"], 1) + (1 if can_run(c) else 0)
     load = [0] * count
     lane_of = {}
     for protocol in sorted(weight, key=lambda p: -weight[p]):
@@ -361,7 +363,7 @@ def cover_language_pairs(cells: list[dict]) -> list[dict]:
     cell is the one that brings the most implementations not yet covered, then the first by name; an
     implementation still left out gets a cell of its own). Cells that cannot run stay, with their reasons. For
     a profile that proves the paths (smoke): `just certify` crosses every pair."""
-    runnable = [c for c in cells if not (c.get("unsupported") or c.get("error"))]
+    runnable = [c for c in cells if can_run(c)]
     keep: set[str] = set()
     for protocol in dict.fromkeys(c["protocol"] for c in runnable):
         mine = sorted((c for c in runnable if c["protocol"] == protocol), key=lambda c: c["name"])
@@ -377,7 +379,7 @@ def cover_language_pairs(cells: list[dict]) -> list[dict]:
             if new_sides(c):
                 keep.add(c["name"])
                 covered |= {("client", c["client"]), ("server", c["server"])}
-    return [c for c in cells if c["name"] in keep or c.get("unsupported") or c.get("error")]
+    return [c for c in cells if c["name"] in keep or not can_run(c)]
 
 
 def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "",
@@ -399,9 +401,9 @@ def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, pr
         dropped = {x["protocol"] for x in left_out}
         chosen = [c for c in chosen if c["protocol"] not in dropped]
     if spec["profiles"].get(profile_name, {}).get("cover") == "language pairs" and not names:
-        before = sum(1 for c in chosen if not (c.get("unsupported") or c.get("error")))
+        before = sum(1 for c in chosen if can_run(c))
         chosen = cover_language_pairs(chosen)
-        after = sum(1 for c in chosen if not (c.get("unsupported") or c.get("error")))
+        after = sum(1 for c in chosen if can_run(c))
         messages.append(f"profile {profile_name} crosses each pair of languages of each protocol once, every "
                         f"implementation on each side at least once: {after} of {before} runnable cells "
                         "(just certify, or --cell, crosses every pair)")
