@@ -1,6 +1,7 @@
 """The figures of a run, as plain data: its records grouped by (cell, workload) across passes, each figure
 the median across the passes with its 95% confidence interval (stats.median_ci), and the ratios to the
 baseline and to the machine's floor. Nothing here is text: the sections word it, the renderers format it."""
+import functools
 from dataclasses import dataclass
 
 from .. import stats
@@ -167,7 +168,12 @@ class Figures:
     def following_floors(self) -> dict[str, float]:
         """For each floor taken before a server group (by folder), the p50 of the next one taken in its pass
         (before the next group): with it, the two floors bracket the group's cells. The last group of a pass
-        has none. Records are in the order the run wrote them, so the folders are in the order taken."""
+        has none. Records are in the order the run wrote them, so the folders are in the order taken. Read
+        once per (cell, workload) flagged: computed once."""
+        return self._following_floors
+
+    @functools.cached_property
+    def _following_floors(self) -> dict[str, float]:
         taken: dict[int, list] = {}
         for folder, f in self.adjacent_floors().items():
             taken.setdefault(f["pass"], []).append((folder, f["p50"]))
