@@ -32,6 +32,7 @@ def prepare(args) -> int:
     vectors = json.loads((Path(args.idl) / "vectors.json").read_text())["vectors"]
     # the report's table of negative tests: which vectors are attacks, and on what
     env["run"]["attack_vectors"] = {v["id"]: v["attack"] for v in vectors if "attack" in v}
+    env["run"]["vectors_left_out"] = plan.write_contract_view(run, Path(args.idl), profile)
     registry = json.loads((Path(args.idl) / "protocols.json").read_text())["protocols"]
     env["run"]["registry"] = {name: {"family": p["family"], "variant": p.get("variant", {})}
                               for name, p in registry.items() if name in protocols}

@@ -94,6 +94,26 @@ def write_plans(run: Path, idl: Path, profile_name: str, protocols: list[str], p
         (plan_dir / f"{protocol}.unsupported.json").write_text(json.dumps(unsupported, indent=1))
 
 
+def write_contract_view(run: Path, idl: Path, profile: dict) -> list[str]:
+    """The contract as a run's processes see it ({idl}): idl/ itself, or, for a profile with
+    `"large_vectors": false` (smoke), run/idl: every file of idl/ linked, and vectors.json without the vectors
+    marked `"size": "large"` (50,000 values, 1 MiB), which cost most of a proving run's time and which
+    certify and every measuring profile still send. Returns the ids left out."""
+    if profile.get("large_vectors", True):
+        return []
+    view = run / "idl"
+    view.mkdir(exist_ok=True)
+    for entry in idl.iterdir():
+        link = view / entry.name
+        if entry.name != "vectors.json" and not link.is_symlink():
+            link.symlink_to(entry.resolve())
+    vectors = json.loads((idl / "vectors.json").read_text())
+    left_out = [v["id"] for v in vectors["vectors"] if v.get("size") == "large"]
+    vectors["vectors"] = [v for v in vectors["vectors"] if v.get("size") != "large"]
+    (view / "vectors.json").write_text(json.dumps(vectors, indent=1, ensure_ascii=False))
+    return left_out
+
+
 def read_plan(run: Path, protocol: str) -> list[dict]:
     path = run / "plan" / f"{protocol}.tsv"
     rows = []

@@ -65,7 +65,7 @@ cell_argv() {
     arg="${arg//\{protocol\}/"$CELL_PROTOCOL"}"
     arg="${arg//\{host\}/"$host"}"
     arg="${arg//\{port\}/"$port"}"
-    arg="${arg//\{idl\}/"$IDL_DIR"}"
+    arg="${arg//\{idl\}/"${PROCESS_IDL_DIR:-$IDL_DIR}"}"
     arg="${arg//\{secrets\}/"$SECRETS_DIR"}"
     arg="${arg//\{root\}/"$ROOT"}"
     arg="${arg//\{cell\}/"$scratch"}"

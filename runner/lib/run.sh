@@ -7,7 +7,7 @@
 parse_options() {
   PROFILE="default" PROTOCOLS="" SERVERS="" CLIENTS="" CELLS="" OUT="" USE_NETNS=1 FIXED_PORT=0
   READY_TIMEOUT=60 COMMAND_TIMEOUT="" KNOWN_FAILURES="$ROOT/runner/known-failures.json" SKIP_BUILD=0
-  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" POSITIONAL=() PASSES="" SEED="" USE_PIN=1 SERVER_SPIN="" WRITE_HTML=1
+  MANIFEST_DIR="$ROOT" IDL_DIR="$ROOT/idl" PROCESS_IDL_DIR="" POSITIONAL=() PASSES="" SEED="" USE_PIN=1 SERVER_SPIN="" WRITE_HTML=1
   while (($# > 0)); do
     case "$1" in
       --profile) PROFILE="${2:?--profile needs a name}" && shift ;;
@@ -513,6 +513,8 @@ run_command() {
   else
     prepare_run
   fi
+  # {idl} for the processes: the run's own view of the contract when its profile leaves vectors out
+  if [[ -d "$OUT/idl" ]]; then PROCESS_IDL_DIR="$OUT/idl"; fi
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
   STEADY=$(jq -c '.steady // {"tolerance": 0.1, "max_ms": 0}' "$OUT/plan/profile.json")
   COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end smoke test: every protocol's cells with real server and client processes, a few calls each
 # (profile "smoke": each pair of languages of each protocol once, every implementation on each side at least
-# once). Passes when every cell that can run passes or correctly declines every vector and times its
-# workloads, and every unsupported cell carries its reason. Timings are not asserted, so the protocols run
-# as SHARDS runs at once (builds first, once), unpinned: pinned, both runs' clients would queue on one CPU
-# and their servers on the other (about 420 s pinned, 305 s not, here). Pinning has its own test (runner.bats).
-# Arguments go to every run (e.g. --protocol soap11,grpc).
+# once; the vectors but the large ones, which just certify sends). Passes when every cell that can run passes or
+# correctly declines every vector and times its workloads, and every unsupported cell carries its reason.
+# Timings are not asserted, so the protocols run as SHARDS runs at once (builds first, once), unpinned: pinned,
+# both runs' clients would queue on one CPU and their servers on the other (about 420 s pinned, 305 s not,
+# here). Pinning has its own test (runner.bats). Arguments go to every run (e.g. --protocol soap11,grpc);
+# SMOKE_KEEP=1 keeps the runs' folders when they pass.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -69,6 +70,8 @@ main() {
   if [[ -n "$failures" ]]; then
     printf '%s\n' "$failures" >&2
     printf 'smoke: the runs are kept in %s\n' "$out" >&2
+  elif [[ -n "${SMOKE_KEEP:-}" ]]; then
+    printf 'smoke: the runs are kept in %s (SMOKE_KEEP)\n' "$out"
   else
     rm -rf "$out"
   fi

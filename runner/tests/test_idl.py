@@ -464,3 +464,24 @@ def test_every_operation_that_raises_declares_it_in_each_idl():
         declares_thrift = re.search(rf"\b{name}\([^)]*\)\s*throws \(1: BenchError error\)", thrift) is not None
         declares_corba = re.search(rf"\b{name}\([^)]*\)\s*raises \(BenchError\)", corba) is not None
         assert declares_thrift == declares_corba == (name in faulting) == (name in raising), name
+
+
+def test_the_vectors_of_50000_values_or_a_mib_and_only_they_are_marked_large():
+    """A profile that proves the paths leaves the `size: large` vectors out (CONTRACT.md#vectors): each of
+    them sends or asks for 50,000 values or 1 MiB (a generator's count or length, an array's length, or an
+    argument the contract names `count`), and every other vector is smaller."""
+    def generated(value):
+        if isinstance(value, dict):
+            return max([value.get("count", 0), value.get("length", 0)] + [generated(v) for v in value.values()])
+        if isinstance(value, list):
+            return max([len(value)] + [generated(v) for v in value])
+        return 0
+    params = {o["name"]: [p["name"] for p in o["params"]] for o in CONTRACT["operations"]}
+    vectors = json.loads((IDL / "vectors.json").read_text())["vectors"]
+    assert {v.get("size", "small") for v in vectors} == {"small", "large"}
+    for v in vectors:
+        args = v.get("args", [])
+        named = zip(params.get(v.get("op"), []), args, strict=False)  # a session has no operation
+        counts = [a for name, a in named if name == "count" and isinstance(a, int)]
+        size = max([generated(args)] + counts)
+        assert (v.get("size") == "large") == (size >= 50_000), (v["id"], size)

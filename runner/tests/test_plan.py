@@ -131,3 +131,19 @@ def test_cells_are_dealt_to_lanes_by_protocol_heaviest_first():
     assert of["big"] != of["mid"] and of["mid"] == of["small"] and of["gaps"] == of["big"]
     assert plan.dealt_to_lanes(lines, 1) == [0] * len(lines)
     assert set(plan.dealt_to_lanes(lines, 8)) == {0, 1, 2, 3}  # no more lanes than protocols get cells
+
+
+def test_a_profile_without_large_vectors_gives_its_processes_a_view_of_the_contract_without_them(tmp_path):
+    idl = Path(__file__).resolve().parents[2] / "idl"
+    vectors = json.loads((idl / "vectors.json").read_text())["vectors"]
+    large = [v["id"] for v in vectors if v.get("size") == "large"]
+    assert plan.write_contract_view(tmp_path, idl, {"name": "certify"}) == []
+    assert not (tmp_path / "idl").exists()  # the processes read idl/ itself
+    assert plan.write_contract_view(tmp_path, idl, {"large_vectors": False}) == large
+    view = tmp_path / "idl"
+    assert sorted(p.name for p in view.iterdir()) == sorted(p.name for p in idl.iterdir())
+    assert (view / "bench.proto").resolve() == (idl / "bench.proto").resolve()
+    kept = json.loads((view / "vectors.json").read_text())["vectors"]
+    assert [v["id"] for v in kept] == [v["id"] for v in vectors if v["id"] not in large]
+    # a resumed run writes it again over itself
+    assert plan.write_contract_view(tmp_path, idl, {"large_vectors": False}) == large

@@ -268,8 +268,15 @@ def interop_overview(ctx: Context) -> list:
     return [Heading(2, "Interop"),
             Paragraph("Cells whose vectors all passed, of those that could run, per protocol and pair of languages "
                       "(client→server); ➖ n: cells unsupported (the last column counts their distinct reasons). "
-                      "Each protocol's matrix, with every reason, is in its detail file."),
+                      "Each protocol's matrix, with every reason, is in its detail file."
+                      + _vectors_left_out(ctx.run)),
             Table(["protocol"] + pairs + ["all"], rows)]
+
+
+def _vectors_left_out(run: dict) -> str:
+    left = run.get("vectors_left_out") or []
+    return (f" Profile `{run['profile'].get('name')}` left out the {len(left)} large vectors (50,000 values or 1 MiB "
+            "each): `just certify` sends them." if left else "")
 
 
 def headline_text(h: Headline | None, baseline: bool) -> str:
