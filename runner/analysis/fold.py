@@ -25,6 +25,9 @@ WIRE_KEYS = ("bytes_c2s", "bytes_s2c", "packets_c2s", "packets_s2c")
 # segments carrying none (bare ACKs, SYN, FIN), per direction.
 SEGMENT_KEYS = ("payload_c2s", "payload_s2c", "data_segments_c2s", "data_segments_s2c", "empty_segments_c2s",
                 "empty_segments_s2c")
+# TCP segments the sending side's namespace retransmitted over the same calls (Tcp RetransSegs): with the
+# tail loss probes off while counting (netns.sh), what is left shows a count that includes resends.
+RETRANSMIT_KEYS = ("retransmitted_c2s", "retransmitted_s2c")
 
 
 def read_facts(folder: Path) -> list[dict]:
@@ -245,9 +248,10 @@ def _wire_counts(cell_dir: Path) -> dict[str, dict]:
             if not (w["before"] and w["after"]):
                 continue  # the veth's counters could not be read
             counts = {k: (w["after"][k] - w["before"][k]) / w["calls"] for k in WIRE_KEYS}
-            before, after = w.get("segments_before"), w.get("segments_after")
-            if before and after:
-                counts.update({k: (after[k] - before[k]) / w["calls"] for k in SEGMENT_KEYS})
+            for keys, before, after in ((SEGMENT_KEYS, w.get("segments_before"), w.get("segments_after")),
+                                        (RETRANSMIT_KEYS, w.get("retransmitted_before"), w.get("retransmitted_after"))):
+                if before and after:
+                    counts.update({k: (after[k] - before[k]) / w["calls"] for k in keys})
             wire[w["workload"]] = {**counts, "counted_calls": w["calls"]}
     return wire
 

@@ -131,6 +131,7 @@ warm_cell() {
 # segments' (netns_segments), in the order those functions print them.
 WIRE_FIELDS="bytes_c2s bytes_s2c packets_c2s packets_s2c"
 SEGMENT_FIELDS="payload_c2s payload_s2c data_segments_c2s data_segments_s2c empty_segments_c2s empty_segments_s2c"
+RETRANSMIT_FIELDS="retransmitted_c2s retransmitted_s2c"
 
 # counters_json VAR "FIELD..." "VALUE...": the values as a JSON object of numbers under the fields, in VAR, or
 # null when there are not as many values as fields (counters that could not be read: no namespaces, no nftables).
@@ -226,26 +227,30 @@ run_workloads() {
   count_wire "$cell_dir" "$protocol"
 }
 
-# Bytes and packets per call, counted apart from the timing: offloads off (so a packet is wire-sized), each
-# workload's calls for at least the profile's count_ms (at least one call, at most count_calls) between two
-# readings of the veth and segment counters, offloads back to their defaults. One line per workload in
+# Bytes and packets per call, counted apart from the timing: offloads off (so a packet is wire-sized) and TCP's
+# tail loss probes off (netns_loss_probes: their spurious resends followed timing), each workload's calls for
+# at least the profile's count_ms (at least one call, at most count_calls) between two readings of the veth,
+# segment and retransmission counters, then both back to their defaults. One line per workload in
 # wire.jsonl (runner/FACTS.md), with the calls the client made. A call is bounded in time, not in count: a
 # large workload counted over its few warm-up calls (3 in the main job) left gRPC's flow-control frames and
 # RMI's lease and liveness traffic to fall on one call or another, run to run.
 count_wire() {
   local cell_dir="$1" protocol="$2" name rest before after before_json after_json count
-  local segments_before segments_after
+  local segments_before segments_after resent_before resent_after
   [[ -n "$NETNS_NAME" && "$COUNT_CALLS" -gt 0 ]] || return 0
   if ! netns_offloads off; then
     warn "could not switch offloads off; bytes and packets not counted for this cell"
     return 0
   fi
+  netns_loss_probes off || warn "could not switch TCP's tail loss probes off; bytes may include their resends"
   while read -r name rest; do
     [[ -n "$name" ]] || continue
     netns_segments segments_before
+    netns_retransmitted resent_before
     netns_wire before "$CLIENT_PID"
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": 1, \"min_ms\": $COUNT_MS, \"max_calls\": $COUNT_CALLS}" || continue
     netns_wire after "$CLIENT_PID"
+    netns_retransmitted resent_after
     netns_segments segments_after
     count=0
     if [[ "$CLIENT_ANSWER" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then count="${BASH_REMATCH[1]}"; fi
@@ -254,9 +259,13 @@ count_wire() {
     counters_json after_json "$WIRE_FIELDS" "$after"
     counters_json segments_before "$SEGMENT_FIELDS" "$segments_before"
     counters_json segments_after "$SEGMENT_FIELDS" "$segments_after"
-    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s}\n' \
-      "$name" "$count" "$before_json" "$after_json" "$segments_before" "$segments_after" >>"$cell_dir/wire.jsonl"
+    counters_json resent_before "$RETRANSMIT_FIELDS" "$resent_before"
+    counters_json resent_after "$RETRANSMIT_FIELDS" "$resent_after"
+    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s, "retransmitted_before": %s, "retransmitted_after": %s}\n' \
+      "$name" "$count" "$before_json" "$after_json" "$segments_before" "$segments_after" "$resent_before" \
+      "$resent_after" >>"$cell_dir/wire.jsonl"
   done < <(plan_rows "$protocol")
+  netns_loss_probes default || warn "could not restore TCP's tail loss probes"
   netns_offloads default || warn "could not restore the offloads' defaults"
 }
 

@@ -18,6 +18,7 @@ NETNS_CLIENT_IP=""
 NETNS_NOTE=""
 NETNS_PEER_IF=""
 NETNS_OFFLOAD_DEFAULTS=""
+NETNS_EARLY_RETRANS=""
 NETNS_OFFLOADS=""
 NETNS_SEGMENTS=""
 
@@ -92,6 +93,7 @@ netns_quiet_links() {
   peer_mac=$(ip netns exec "$NETNS_NAME" cat "/sys/class/net/$peer/address")
   ip -n "$NETNS_CLIENT_NAME" neigh replace "$NETNS_SERVER_IP" lladdr "$peer_mac" dev "$NETNS_HOST_IF" nud permanent 2>/dev/null || true
   ip -n "$NETNS_NAME" neigh replace "$NETNS_CLIENT_IP" lladdr "$host_mac" dev "$peer" nud permanent 2>/dev/null || true
+  NETNS_EARLY_RETRANS=$(ip netns exec "$NETNS_NAME" sysctl -n net.ipv4.tcp_early_retrans 2>/dev/null || true)
   if command -v ethtool >/dev/null; then
     NETNS_OFFLOAD_DEFAULTS=$(netns_offload_state)
     NETNS_OFFLOADS="at their defaults while timing ($NETNS_OFFLOAD_DEFAULTS), off while counting"
@@ -173,6 +175,45 @@ netns_offloads() {
     ip netns exec "$NETNS_NAME" ethtool -K "$NETNS_PEER_IF" "${settings[@]}" >/dev/null 2>&1
 }
 
+# netns_loss_probes off|default: TCP's tail loss probe off in both namespaces (net.ipv4.tcp_early_retrans=0,
+# a setting of each namespace), or back to what they had when made. A probe resends the last segment of a
+# burst whose ACK is late; where the peer's vCPU waits on the hypervisor, the counting pass of one
+# jsonrpc/java→python cell sent 34 such probes for 1 MiB answers the client already had (34 TCPLossProbes,
+# 33 DSACKs back): its bytes per call followed timing. Real losses on the pair are none; a late ACK then
+# waits for the retransmission timeout (200 ms at least), which a counting pass does not reach.
+netns_loss_probes() {
+  local value="$NETNS_EARLY_RETRANS"
+  if [[ "$1" == off ]]; then value=0; fi
+  [[ -n "$NETNS_NAME" && -n "$value" ]] || return 1
+  ip netns exec "$NETNS_NAME" sysctl -qw "net.ipv4.tcp_early_retrans=$value" >/dev/null 2>&1 &&
+    ip netns exec "$NETNS_CLIENT_NAME" sysctl -qw "net.ipv4.tcp_early_retrans=$value" >/dev/null 2>&1
+}
+
+# netns_retransmitted VAR: VAR = "RETRANSMITTED_C2S RETRANSMITTED_S2C", the TCP segments the clients' and the
+# server's namespaces have retransmitted so far (Tcp RetransSegs in /proc/PID/net/snmp of the client and of
+# the server), or empty when either process is gone; builtins only.
+netns_retransmitted() {
+  local pid line header field i out=""
+  local -a names values
+  printf -v "$1" '%s' ""
+  for pid in "$CLIENT_PID" "$SERVER_PID"; do
+    header="" field=""
+    while IFS= read -r line; do
+      [[ "$line" == Tcp:* ]] || continue
+      if [[ -z "$header" ]]; then header="$line" && continue; fi
+      read -r -a names <<<"$header"
+      read -r -a values <<<"$line"
+      for i in "${!names[@]}"; do
+        if [[ "${names[$i]}" == RetransSegs ]]; then field="${values[$i]}"; fi
+      done
+      break
+    done 2>/dev/null <"/proc/$pid/net/snmp" || return 0
+    [[ -n "$field" ]] || return 0
+    out+="${out:+ }$field"
+  done
+  printf -v "$1" '%s' "$out"
+}
+
 # Removes the namespaces (and with them the pair), and forgets their names and addresses, so that cells
 # fall back to 127.0.0.1 when the namespaces could not be made.
 netns_destroy() {
@@ -181,7 +222,7 @@ netns_destroy() {
     if [[ -n "$ns" ]]; then ip netns del "$ns" 2>/dev/null || true; fi
   done
   NETNS_NAME="" NETNS_CLIENT_NAME="" NETNS_HOST_IF="" NETNS_PEER_IF="" NETNS_SERVER_IP="" NETNS_CLIENT_IP=""
-  NETNS_SEGMENTS=""
+  NETNS_SEGMENTS="" NETNS_EARLY_RETRANS=""
 }
 
 # netns_wire VAR PID: VAR = "bytes_c2s bytes_s2c packets_c2s packets_s2c" as seen from the client's end,

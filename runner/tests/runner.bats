@@ -245,7 +245,9 @@ interrupted_run() {
   [ "$(grep -c 'until_steady' "$log")" -eq 4 ] # every workload of the plan
   [ "$last_steady" -lt "$first_measure" ]
   # per workload: prepare, then the fixed warm-up, then one measure per repetition, then samples
-  grep -A 5 '"cmd": "prepare", "workload": "echoInt32"' "$log" | sed -n 2,5p | jq -r .cmd | paste -sd' ' |
+  # (the lines the fake client logs besides the commands left out)
+  grep -v '^tcp_early_retrans' "$log" | grep -A 5 '"cmd": "prepare", "workload": "echoInt32"' | sed -n 2,5p | jq -r .cmd |
+    paste -sd' ' |
     grep -qx 'warmup measure measure samples'
   record_holds 'echo/alpha→alpha' ping '.warmup_steady.batches >= 1 and (.warmup_steady.steady | type) == "boolean"'
 }
@@ -362,6 +364,13 @@ interrupted_run() {
       and .data_segments_c2s == 1 and .data_segments_s2c == 1 and .empty_segments_c2s >= 0'
     jq -e '.run.wire | contains("bare ACKs apart")' "$OUT/env.json" >/dev/null
   fi
+  # the segments each side resent, counted over the same calls: none on this quiet pair
+  record_holds 'echo/alpha→beta' ping '.wire_per_call | .retransmitted_c2s == 0 and .retransmitted_s2c == 0'
+  # TCP's tail loss probes off while counting (the fake client logs its namespace's setting at each measure),
+  # at the namespace's default while timing
+  local log="$OUT/cells/echo__alpha-to-beta/pass1/client.log"
+  [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 1,' "$log" | grep -c '^tcp_early_retrans 0$')" -eq 1 ]
+  [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 3,' "$log" | grep -c '^tcp_early_retrans [1-9]$')" -eq 2 ]
   # and the sockets in TIME_WAIT on each side after the timed calls
   record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'
   [ -s "$OUT/cells/echo__alpha-to-beta/pass1/wire.jsonl" ]

@@ -93,10 +93,14 @@ def test_the_counting_pass_segments_fold_into_payload_and_bare_segments_per_call
                 "empty_segments_c2s": 1, "empty_segments_s2c": 3}
     (cell_dir / "wire.jsonl").write_text(json.dumps({
         "workload": "ping", "calls": 2, "before": _wire(1), "after": _wire(3),
-        "segments_before": {k: 1 for k in segments}, "segments_after": {k: v + 1 for k, v in segments.items()}}) + "\n")
+        "segments_before": {k: 1 for k in segments}, "segments_after": {k: v + 1 for k, v in segments.items()},
+        "retransmitted_before": {"retransmitted_c2s": 7, "retransmitted_s2c": 46},
+        "retransmitted_after": {"retransmitted_c2s": 7, "retransmitted_s2c": 49}}) + "\n")
     fold.end_cell(run, cell_dir)
     ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
     assert {k: ping["wire_per_call"][k] for k in segments} == {k: v / 2 for k, v in segments.items()}
+    # the resends over the same calls, per call: their bytes are in the payload
+    assert ping["wire_per_call"]["retransmitted_c2s"] == 0 and ping["wire_per_call"]["retransmitted_s2c"] == 1.5
     assert ping["wire_per_call"]["bytes_c2s"] == 100.0  # the frames stay beside them
     assert records.bytes_per_call(ping["wire_per_call"]) == 65.0
     assert records.bytes_per_call({"bytes_c2s": 10, "bytes_s2c": 5, "packets_c2s": 1, "packets_s2c": 1}) == 15

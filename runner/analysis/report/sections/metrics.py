@@ -36,8 +36,10 @@ def tables(ctx: Context, protocol: str) -> list:
                                  "server→client, then the segments that carry them and, after “bare”, those "
                                  "that carry none (ACKs alone, SYN, FIN: how many ACKs go alone depends on how "
                                  "fast calls follow each other, so only the payload and its segments are the "
-                                 "protocol's); counted in a separate counting pass with offloads off, not during "
-                                 "the timed repetitions. Where segments could not be counted: Ethernet frames "
+                                 "protocol's); counted in a separate counting pass with offloads and TCP's tail loss "
+                                 "probes off, not during the timed repetitions; “resent” gives the segments a side "
+                                 "retransmitted over the same calls, where any were (their bytes are in the "
+                                 "payload). Where segments could not be counted: Ethernet frames "
                                  "with every packet, marked “frames”", wire)
     out += _table(ctx, protocol, "New TCP connections per 1,000 calls, accepted by the server during the timed "
                                  "repetitions (0 = one persistent connection); where there are any, the TCP "
@@ -135,9 +137,12 @@ def wire(ctx: Context, cell: str, w: str) -> str:
     if figures.fig(cell, w, "wire_per_call.payload_c2s") is None:
         return (f"frames {per_call('bytes_c2s', 4)} / {per_call('bytes_s2c', 4)} "
                 f"({per_call('packets_c2s', 2)} / {per_call('packets_s2c', 2)})")
+    resent = [figures.fig(cell, w, f"wire_per_call.retransmitted_{d}") for d in ("c2s", "s2c")]
+    resends = (f"; resent {per_call('retransmitted_c2s', 2)} / {per_call('retransmitted_s2c', 2)}"
+               if any(f is not None and f.median > 0 for f in resent) else "")
     return (f"{per_call('payload_c2s', 4)} / {per_call('payload_s2c', 4)} "
             f"({per_call('data_segments_c2s', 2)} / {per_call('data_segments_s2c', 2)}; "
-            f"bare {per_call('empty_segments_c2s', 2)} / {per_call('empty_segments_s2c', 2)})")
+            f"bare {per_call('empty_segments_c2s', 2)} / {per_call('empty_segments_s2c', 2)}{resends})")
 
 
 def connections(ctx: Context, cell: str, w: str) -> str:
