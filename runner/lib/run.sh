@@ -198,7 +198,13 @@ setup_network() {
   fi
   reason=$(netns_unavailable_reason)
   if [[ -z "$reason" ]] && netns_create "$(printf '%05d' $(($$ % 100000)))"; then
-    WIRE_NOTE="$NETNS_NOTE; counted on the client's veth in a separate pass of count_calls calls per workload: Ethernet frames (14-byte header + IP + TCP + payload); offloads $NETNS_OFFLOADS; TCP's tail loss probes off while counting (their spurious resends followed timing), the segments each side retransmitted counted beside"
+    WIRE_NOTE="$NETNS_NOTE; counted on the client's veth in a separate pass of count_calls calls per workload: Ethernet frames (14-byte header + IP + TCP + payload); offloads $NETNS_OFFLOADS"
+    if [[ -n "$NETNS_EARLY_RETRANS" ]]; then
+      WIRE_NOTE+="; TCP's tail loss probes off while counting (their spurious resends followed timing)"
+    else
+      WIRE_NOTE+="; TCP's tail loss probes as the kernel has them (no net.ipv4.tcp_early_retrans to turn off)"
+    fi
+    WIRE_NOTE+="; the segments each side retransmitted counted beside"
     if [[ -n "$NETNS_SEGMENTS" ]]; then
       WIRE_NOTE+="; TCP payload and the segments carrying it, bare ACKs apart, from $NETNS_SEGMENTS"
     else

@@ -371,6 +371,7 @@ interrupted_run() {
   local log="$OUT/cells/echo__alpha-to-beta/pass1/client.log"
   [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 1,' "$log" | grep -c '^tcp_early_retrans 0$')" -eq 1 ]
   [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 3,' "$log" | grep -c '^tcp_early_retrans [1-9]$')" -eq 2 ]
+  jq -e '.run.wire | contains("tail loss probes off while counting")' "$OUT/env.json" >/dev/null
   # and the sockets in TIME_WAIT on each side after the timed calls
   record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'
   [ -s "$OUT/cells/echo__alpha-to-beta/pass1/wire.jsonl" ]
