@@ -96,9 +96,9 @@ def write_plans(run: Path, idl: Path, profile_name: str, protocols: list[str], p
 
 def write_contract_view(run: Path, idl: Path, profile: dict) -> list[str]:
     """The contract as a run's processes see it ({idl}): idl/ itself, or, for a profile with
-    `"large_vectors": false` (smoke), run/idl: every file of idl/ linked, and vectors.json without the vectors
-    marked `"size": "large"` (50,000 values, 1 MiB), which cost most of a proving run's time and which
-    certify and every measuring profile still send. Returns the ids left out."""
+    `"large_vectors": false` (smoke, calibration), run/idl: every file of idl/ linked, and vectors.json without
+    the vectors marked `"size": "large"` (50,000 values, 1 MiB), which cost most of a proving run's time and
+    which certify, the main job and the studies still send. Returns the ids left out."""
     if profile.get("large_vectors", True):
         return []
     view = run / "idl"

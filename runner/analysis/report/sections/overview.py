@@ -75,8 +75,8 @@ def environment(ctx: Context) -> list:
         rows.append([f"Left out: `{left['protocol']}`", f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
     if run.get("vectors_left_out"):
         rows.append(["Vectors left out", f"the {len(run['vectors_left_out'])} large ones (`size: large`: "
-                     f"{', '.join(run['vectors_left_out'])}), not sent in profile {prof.get('name')}, which proves "
-                     "the paths; `just certify` and every measuring profile send them"])
+                     f"{', '.join(run['vectors_left_out'])}), not sent in profile {prof.get('name')}; `just certify`, "
+                     "`just bench` and the study profiles send them"])
     steady = prof.get("steady") or {}
     rows.append(["Warm-up", "every workload of a cell warmed in turn, in batches, until the batch medians agree "
                             f"within {steady.get('tolerance', 0):.0%} (at most {steady.get('max_ms', 0)} ms each), "
