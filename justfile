@@ -33,7 +33,7 @@ commands CELL:
 agree +RUNS:
     runner/rpcmatrix agree {{RUNS}}
 
-# Run B against run A as benchstat does (change with 95% interval, Mann–Whitney U, Holm): COMPARE.md into B, e.g. just compare results/A results/B --threshold 0.1
+# Run B against run A as benchstat does (change with 95% interval, Mann–Whitney U, Holm; on the passes when there are enough): COMPARE.md into B, e.g. just compare results/A results/B --threshold 0.1
 [group('bench')]
 compare A B *ARGS:
     PYTHONPATH=runner .venv/bin/python -m analysis compare '{{A}}' '{{B}}' {{ARGS}}

@@ -150,13 +150,19 @@ def shuffle(args) -> int:
     return 0
 
 
+def _run_records(run: Path, cells: list[dict]) -> list[dict]:
+    """A run's records in the order of its cells, each cell's vectors first, then by pass."""
+    from . import records
+    order = {c["name"]: i for i, c in enumerate(cells)}
+    return sorted(records.load(run), key=lambda r: (order.get(r["cell"], len(order)), r["workload"] != "vectors",
+                                                    r.get("pass", 1)))
+
+
 def render(args) -> int:
-    from . import exports, known_failures, records, report
+    from . import exports, known_failures, report
     run = Path(args.run)
     cells = _cells((run / "cells.jsonl").read_text())
-    order = {c["name"]: i for i, c in enumerate(cells)}
-    recs = sorted(records.load(run), key=lambda r: (order.get(r["cell"], len(order)), r["workload"] != "vectors",
-                                                    r.get("pass", 1)))
+    recs = _run_records(run, cells)
     try:
         entries = known_failures.load(Path(args.known_failures) if args.known_failures else None)
     except (ValueError, json.JSONDecodeError) as e:
@@ -223,8 +229,24 @@ def compare_runs(args) -> int:
         print(f"rpcmatrix: {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    if not args.out and Path(args.b).is_dir():
+        compare.save(result, Path(args.b))
+        if (Path(args.b) / "report.html").exists() and not args.no_html:
+            _rewrite_html(Path(args.b))
     print(compare.summary_line(result))
     return 0
+
+
+def _rewrite_html(run: Path) -> None:
+    """report.html of a rendered run drawn again from its files (records, cells, verdict), e.g. with the
+    comparison compare just saved into it."""
+    from . import report
+    cells = _cells((run / "cells.jsonl").read_text())
+    recs = _run_records(run, cells)
+    verdict = json.loads((run / "verdict.json").read_text(encoding="utf-8"))
+    size = report.write_html(run, recs, cells, verdict)
+    print(f"rpcmatrix: {run / report.HTML}: drawn again with the comparison ({size / 1024 / 1024:.2f} MB)",
+          file=sys.stderr)
 
 
 def calibrate_runs(args) -> int:
@@ -420,9 +442,13 @@ def main(argv=None) -> int:
     s.add_argument("--out", help="where to write COMPARE.md (default: into B's folder; printed when B is a run_id)")
     s.add_argument("--threshold", type=float, default=0.05, help="the least change that counts (0.05 = 5%%)")
     s.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm's correction")
-    s.add_argument("--unit", choices=("repetition", "pass"), default="repetition",
-                   help="the values compared: each repetition's median (default) or each pass's p50")
+    s.add_argument("--unit", choices=("auto", "repetition", "pass"), default="auto",
+                   help="the values compared: each pass's p50 (one per process instance) when the runs have "
+                        "enough passes for a test on them to flag a pair, else each repetition's median "
+                        "(auto, the default); or either one")
     s.add_argument("--history", help="database URL (default: $RPCMATRIX_HISTORY, else results/history.sqlite)")
+    s.add_argument("--no-html", action="store_true",
+                   help="do not draw B's report.html again with the comparison (compare.json is written all the same)")
     s.set_defaults(func=compare_runs)
     s = sub.add_parser("calibrate", help="compare's calibration: A/A and A/B with a known slowdown (CALIBRATION.md)")
     s.add_argument("a", help="a run folder")

@@ -9,7 +9,8 @@ US µs first). The targets (runner/README.md, "Calibrating compare"):
   is affected when its server's language was spun and the spin is at least twice compare's threshold of A's
   median (a spin of 10% of the call or more, at the default 5%); pairs spun by less are counted apart, as
   "weakly affected", since a change near the threshold is flagged or not by chance.
-Each is given for both of compare's units: the repetitions' medians (benchstat's) and the passes' p50s.
+Each is given for both of compare's units: the repetitions' medians (benchstat's) and the passes' p50s, and
+the one compare takes by default on these runs (compare.instances_suffice: the passes when there are enough).
 Also: the share of p50s within ±5% of the median of their run's passes (process instances).
 """
 import json
@@ -21,6 +22,7 @@ from . import compare, records
 CALIBRATION_REPORT = "CALIBRATION.md"
 TARGETS = {"aa_flagged": 0.05, "aa_covered": 0.90, "detected": 0.80, "false_alarms": 0.05}
 UNITS = ("repetition", "pass")
+UNIT_NAMES = {"repetition": "repetitions' medians (benchstat)", "pass": "passes' p50s"}
 
 
 class CalibrationError(Exception):
@@ -131,7 +133,9 @@ def calibrate(a: Path, a2: Path, b: Path, threshold: float = compare.THRESHOLD,
         classify(ab["rows"], languages, spin, threshold)
         units[unit] = {"figures": figures(aa, ab), "aa_values": aa["a"]["values"], "ab_rows": ab["rows"],
                        "aa_rows": aa["rows"]}
-    return {"spin": spin, "threshold": threshold, "alpha": alpha, "units": units,
+    by_pass = [compare.repetitions_of_run(Path(run), "pass")[0] for run in (a, a2)]
+    default = "pass" if compare.instances_suffice(*by_pass, alpha) else "repetition"
+    return {"spin": spin, "threshold": threshold, "alpha": alpha, "units": units, "default_unit": default,
             "instances": {name: instance_agreement(run) for name, run in (("A", a), ("A2", a2))},
             "runs": {name: compare.run_info(Path(run)) for name, run in (("A", a), ("A2", a2), ("B", b))}}
 
@@ -150,8 +154,13 @@ def _met(ok: bool) -> str:
     return "met" if ok else "**not met**"
 
 
+def _unit_header(unit: str, default: str | None) -> str:
+    return UNIT_NAMES[unit] + (" (compare's default on these runs)" if unit == default else "")
+
+
 def render(result: dict) -> str:
     runs, spin = result["runs"], result["spin"]
+    default = result.get("default_unit") or "repetition"
     out = ["# Calibration of compare", ""]
     for name, info in runs.items():
         out.append(f"- {name}: `{info['run_id']}`, commit `{(info.get('commit') or '?')[:12]}`, "
@@ -161,7 +170,8 @@ def render(result: dict) -> str:
             f"that spin is at least {2 * result['threshold'] * 100:g}% of A's median, *weakly affected* when less; "
             f"pairs whose server was not spun are *unaffected*. compare: Holm-corrected p < {result['alpha']} "
             f"and |change| ≥ {result['threshold'] * 100:g}%.", "",
-            "| | target | repetitions' medians (benchstat) | passes' p50s |", "| --- | --- | --- | --- |"]
+            "| | target | " + " | ".join(_unit_header(u, result.get("default_unit")) for u in UNITS) + " |",
+            "| --- | --- | --- | --- |"]
     f = {u: result["units"][u]["figures"] for u in UNITS}
     lines = [
         ("A/A: pairs flagged", f"≤ {TARGETS['aa_flagged'] * 100:g}%",
@@ -182,11 +192,11 @@ def render(result: dict) -> str:
     inst = result["instances"]
     out += ["", "Pass p50s within ±5% of the median of their run's passes (each pass a new process of every "
             "server and client): " + "; ".join(f"{n} {_pct(v['share'])} of {v['p50s']}" for n, v in inst.items())
-            + ".", "", "## A/B pairs, affected first (repetitions' medians)", "",
+            + ".", "", f"## A/B pairs, affected first ({UNIT_NAMES[default]})", "",
             "| cell | workload | A µs | B µs | injected | change | 95% interval | verdict |",
             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     order = {"affected": 0, "weakly affected": 1, "unaffected": 2}
-    rows = sorted(result["units"]["repetition"]["ab_rows"], key=lambda r: (order[r["group"]], r["cell"], r["workload"]))
+    rows = sorted(result["units"][default]["ab_rows"], key=lambda r: (order[r["group"]], r["cell"], r["workload"]))
     for r in rows:
         injected = f"+{r['expected'] * 100:.1f}%" if r["spin_us"] else "–"
         out.append(f"| `{r['cell']}` | {r['workload']} | {r['median_a']:.4g} | {r['median_b']:.4g} "

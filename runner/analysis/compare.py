@@ -8,9 +8,13 @@ together (Holm–Bonferroni): a pair is called faster or slower when its correct
 change is at least the practical threshold (5% by default); anything else is "~". The machine's floor
 (records.FLOOR_CELL) is compared the same way but kept apart: it is how much the environment itself moved.
 
-A run's repetitions: each repetition's median call time from the run's raw samples (samples.jsonl.gz, or
-the history's repetitions table), passes × repetitions values; without raw samples (a published run keeps
-none), each pass's p50, one value per pass, which is usually too few for any test to reach significance.
+The values compared (the unit): each repetition's median call time from the run's raw samples
+(samples.jsonl.gz, or the history's repetitions table), passes × repetitions values, as benchstat does; or each
+pass's p50, one value per process instance. On this project's hosts the variance is between instances (a
+pass starts every process anew), so repetitions are not independent draws and a test on them flags instance
+noise; the default ("auto") takes the passes whenever there are enough of them for the test to flag anything
+after Holm's correction over the matrix (about eight passes a run for a hundred pairs), the repetitions
+otherwise. Without raw samples (a published run keeps none) the passes are all there is.
 
 `comparison(a, b)` returns the comparison as data (for the HTML report); `render` writes it as Markdown.
 """
@@ -224,27 +228,66 @@ def run_info(run: Path) -> dict:
             if isinstance(settings.get("profile"), dict) else settings.get("profile"), "path": str(run)}
 
 
+def instances_suffice(a: dict, b: dict, alpha: float = ALPHA) -> bool:
+    """Whether two runs' passes ({(cell, workload): [p50 per pass]}) are enough for a test on them to flag a
+    pair: at the pairs' usual pass counts, the least p-value Mann–Whitney can give (a complete separation,
+    2 / C(m+n, m)) survives Holm's correction over all the pairs (its strictest step, alpha / pairs)."""
+    keys = [k for k in a if k in b and a[k] and b[k] and k[0] != FLOOR_CELL]
+    if not keys:
+        return False
+    m = statistics.median_low(len(a[k]) for k in keys)
+    n = statistics.median_low(len(b[k]) for k in keys)
+    return m >= 2 and n >= 2 and 2 / math.comb(m + n, m) < alpha / len(keys)
+
+
+def _side(run, history: str | None, unit: str) -> tuple[dict, dict]:
+    """One run's values in the unit and what they are, with the run's info."""
+    if Path(run).is_dir():
+        groups = repetitions_by_pass(Path(run)) if unit == "repetition" else {}
+        values, kind = (_flatten(groups), "repetition medians") if groups else repetitions_of_run(Path(run), "pass")
+        info = run_info(Path(run))
+        info["pass_heterogeneity"] = pass_heterogeneity(groups)
+    else:
+        from . import history as hist
+        values, kind, info = hist.repetitions_of(str(run), history, unit)
+    info["values"] = kind
+    return values, info
+
+
 def comparison(run_a, run_b, threshold: float = THRESHOLD, alpha: float = ALPHA, history: str | None = None,
-               unit: str = "repetition") -> dict:
+               unit: str = "auto") -> dict:
     """The comparison of two runs as data, for COMPARE.md and the HTML report. A run is a folder, or a
     run_id of the history database (history.url(history) names it) when no such folder exists. unit:
-    "repetition" (each repetition's median, as benchstat) or "pass" (each pass's p50: the unit to use when
-    runs differ by more than their repetitions do, as on this project's host; it needs many passes)."""
-    sides = []
-    for run in (run_a, run_b):
-        if Path(run).is_dir():
-            groups = repetitions_by_pass(Path(run)) if unit == "repetition" else {}
-            values, kind = (_flatten(groups), "repetition medians") if groups else repetitions_of_run(Path(run), "pass")
-            info = run_info(Path(run))
-            info["pass_heterogeneity"] = pass_heterogeneity(groups)
-        else:
-            from . import history as hist
-            values, kind, info = hist.repetitions_of(str(run), history, unit)
-        info["values"] = kind
-        sides.append((values, info))
+    "repetition" (each repetition's median, as benchstat), "pass" (each pass's p50: the unit where runs differ
+    by more than their repetitions do, as on this project's hosts; it needs many passes), or "auto" (the
+    passes when instances_suffice, else the repetitions). result["unit"] says which was taken and why."""
+    chosen = unit
+    if unit == "auto":
+        by_pass = [_side(run, history, "pass")[0] for run in (run_a, run_b)]
+        enough = instances_suffice(*by_pass, alpha)
+        chosen = "pass" if enough else "repetition"
+        why = ("enough passes for a test on the process instances to flag a pair after Holm's correction"
+               if enough else "too few passes for a test on the process instances to flag any pair after "
+               "Holm's correction (so the repetitions, which understate the noise between instances)")
+    else:
+        why = "as asked"
+    sides = [_side(run, history, chosen) for run in (run_a, run_b)]
+    if chosen == "repetition" and all(info["values"] == "pass p50s" for _, info in sides):
+        chosen, why = "pass", "the runs kept no raw samples (a published run keeps none), so the passes' p50s"
     result = compare_values(sides[0][0], sides[1][0], threshold, alpha)
     result["a"], result["b"] = sides[0][1], sides[1][1]
+    result["unit"] = {"asked": unit, "taken": chosen, "why": why}
     return result
+
+
+def save(result: dict, folder: Path) -> Path:
+    """The comparison as data (records.COMPARE_DATA) in B's run folder, for that run's report.html."""
+    path = Path(folder) / records.COMPARE_DATA
+    data = {key: result[key] for key in ("a", "b", "unit", "summary", "threshold", "alpha", "correction",
+                                         "floor", "rows") if key in result}
+    data["summary_line"], data["unit_line"] = summary_line(result), _unit_line(result)
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
+    return path
 
 
 # --- Markdown -----------------------------------------------------------------------------------------
@@ -284,7 +327,8 @@ def render(result: dict) -> str:
                        f"{' (dirty)' if side.get('dirty') else ''}, profile `{side.get('profile')}`, "
                        f"values: {side.get('values')}" + _heterogeneity(side))
     out += ["", f"**{summary_line(result)}**", "",
-            "Each run's values are its repetitions' medians (or its passes' p50s). Change: median B / median A − 1; "
+            _unit_line(result),
+            "Change: median B / median A − 1; "
             "interval: Hodges–Lehmann 95% on the ratio; p: two-sided Mann–Whitney U, Holm-corrected over the "
             f"pairs below; `~`: no change beyond noise or under {result['threshold'] * 100:g}%.", ""]
     if result["floor"]:
@@ -299,6 +343,13 @@ def render(result: dict) -> str:
     rows = sorted(result["rows"], key=lambda r: (r["verdict"] == "~", -abs(r["change"])))
     out += [_line(r) for r in rows]
     return "\n".join(out) + "\n"
+
+
+def _unit_line(result: dict) -> str:
+    unit = result.get("unit") or {}
+    taken = {"pass": "each pass's p50 (one value per process instance)",
+             "repetition": "each repetition's median"}.get(unit.get("taken"), "each repetition's median")
+    return f"Values compared: {taken}; {unit.get('why', 'as asked')} (`--unit`). "
 
 
 def _heterogeneity(side: dict) -> str:

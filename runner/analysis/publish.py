@@ -9,10 +9,10 @@ from . import records
 
 FILES = ("REPORT.md", "env.json", "verdict.json", "junit.xml", "results.csv", "cells.jsonl")
 # Written by render for every run since the report was split (report.html, the per-protocol files), or only
-# for some runs (a study's STUDY.md, AGREEMENT.md, COMPARE.md and CALIBRATION.md when made, the servers' exits of a
-# schema-3 run, a battery attached).
-OPTIONAL = ("AGREEMENT.md", "STUDY.md", "COMPARE.md", "CALIBRATION.md", "report.html", records.SERVER_EXITS,
-            "battery.jsonl")
+# for some runs (a study's STUDY.md, AGREEMENT.md, COMPARE.md with its compare.json and CALIBRATION.md when made,
+# the servers' exits of a schema-3 run, a battery attached).
+OPTIONAL = ("AGREEMENT.md", "STUDY.md", "COMPARE.md", records.COMPARE_DATA, "CALIBRATION.md", "report.html",
+            records.SERVER_EXITS, "battery.jsonl")
 OPTIONAL_FOLDERS = ("report",)
 SAMPLES_LIMIT = 2 * 1024 * 1024
 # No file committed over 2 MiB: the records of a full run (4,629 with their histograms) are 4.4 MB gzipped,

@@ -27,6 +27,8 @@ PUBLISHED_PART = "results-{:02d}.jsonl.gz"
 SERVER_EXITS = "server_exits.jsonl"
 # every raw per-call sample of the run, one line per (cell, workload, pass): exports.write_samples writes it
 SAMPLES = "samples.jsonl.gz"
+# `compare A B` into B's folder: the comparison as data, which B's report.html draws as a section of its own
+COMPARE_DATA = "compare.json"
 # The floor's two sides are no implementation of a manifest: what they are is said here.
 FLOOR_SIDES = {"server_library": "runner/floor/floor.c", "client_library": "runner/floor/floor.c",
                "server_thread_model": "thread per connection, blocking socket",

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 from analysis import stats
+from analysis.records import RESULTS
 
 LANGUAGES = ("dotnet", "java", "python")
 WORKLOADS = ("ping", "echoString", "randomDoubles50k", "searchBooks100", "getItems100")
@@ -72,6 +73,8 @@ def build(root: Path, protocols: int = 3, passes: int = 1, workloads=WORKLOADS, 
                                    "server_after": 80000}, threads={"client": 2, "server": 8})
                 records.append(rec)
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
+    # the records in the folder too, as compare and publish read a run
+    (run / RESULTS).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     return run, records, cells
 
 

@@ -58,6 +58,8 @@ def test_the_command_writes_calibration_md_into_b(runs, capsys):
     assert "B's servers of java 20 µs busy-waited" in text
     assert "| A/B: affected pairs flagged slower | ≥ 80% | 100.0% (2 of 2), met |" in text
     assert "| `rawtcp/java→java` | ping |" in text
+    # 3 passes a run: compare's default takes the repetitions here, and the table says which column that is
+    assert "| | target | repetitions' medians (benchstat) (compare's default on these runs) | passes' p50s |" in text
     assert "# Calibration of compare" in capsys.readouterr().out
 
 

@@ -92,12 +92,12 @@ def test_the_floor_is_the_environment_not_a_pair():
     assert "the environment (floor) moved +" in compare.summary_line(result)
 
 
-def _run(path, run_id, centre, floor=20.0, seed=0, pass_shift=0.0):
+def _run(path, run_id, centre, floor=20.0, seed=0, pass_shift=0.0, passes=3):
     """Two cells and the floor over 3 passes (each pass moved by pass_shift × (pass − 2), as a host whose
     loopback changes between passes)."""
     run = {"run_id": run_id, "git_commit": "c0ffee" * 6 + "abcd", "git_dirty": False, "profile": "default",
            "cpu_model": "X", "cpus": 2}
-    centres = [(cell, [base * (1 + pass_shift * (p - 2)) for p in (1, 2, 3)])
+    centres = [(cell, [base * (1 + pass_shift * (p - 2)) for p in range(1, passes + 1)])
                for cell, base in ((FLOOR_CELL, floor), ("grpc/java→java", centre), ("rawtcp/c→c", 30.0))]
     return ping_run(path, run, centres, seed, cpu_us_per_call={"client": 5.0, "server": 6.0})
 
@@ -127,6 +127,33 @@ def test_the_pass_as_unit_takes_each_pass_p50(tmp_path):
     assert result["a"]["values"] == "pass p50s"
     assert {r["n_a"] for r in result["rows"]} == {3}
     assert result["summary"]["untestable"] == 2  # 3 against 3: p ≥ 0.1, nothing can be flagged
+
+
+def test_auto_takes_the_passes_only_when_a_test_on_them_can_flag_a_pair(tmp_path):
+    # 3 against 3 passes can never give p < 0.05 / 2 pairs: the repetitions, and the report says why
+    a = _run(tmp_path / "A3", "20260101T000000Z-default", 100, seed=1)
+    b = _run(tmp_path / "B3", "20260102T000000Z-default", 125, seed=2)
+    result = compare.comparison(a, b)
+    assert result["unit"]["taken"] == "repetition" and result["a"]["values"] == "repetition medians"
+    assert "too few passes" in compare.render(result)
+    # 8 against 8: a complete separation gives 2 / C(16, 8) = 1.6e-4, under 0.05 / 2: the passes
+    a = _run(tmp_path / "A8", "20260101T000000Z-default", 100, seed=1, passes=8)
+    b = _run(tmp_path / "B8", "20260102T000000Z-default", 125, seed=2, passes=8)
+    result = compare.comparison(a, b)
+    assert result["unit"]["taken"] == "pass" and {r["n_a"] for r in result["rows"]} == {8}
+    assert {r["cell"]: r["verdict"] for r in result["rows"]} == {"grpc/java→java": "slower", "rawtcp/c→c": "~"}
+    assert "each pass's p50 (one value per process instance)" in compare.render(result)
+    # asked for, the repetitions all the same
+    assert compare.comparison(a, b, unit="repetition")["unit"]["taken"] == "repetition"
+
+
+def test_instances_suffice_follows_holm_over_the_pairs():
+    def runs(pairs, passes):
+        return {(f"p/c{i}→s", "ping"): [1.0] * passes for i in range(pairs)}
+    assert compare.instances_suffice(runs(54, 7), runs(54, 7))  # 5.8e-4 < 0.05 / 54
+    assert not compare.instances_suffice(runs(102, 7), runs(102, 7))  # 5.8e-4 > 0.05 / 102
+    assert compare.instances_suffice(runs(102, 8), runs(102, 8))  # 1.6e-4 < 4.9e-4
+    assert not compare.instances_suffice(runs(1, 3), runs(1, 3)) and not compare.instances_suffice({}, {})
 
 
 def test_passes_that_differ_beyond_their_repetitions_are_warned_of(tmp_path):

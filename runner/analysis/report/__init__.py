@@ -9,8 +9,10 @@ interval (stats.median_ci), and flags the figures whose passes disagree.
 One job per module: figures (the numbers, across passes), flags (thresholds and what they flag), sections
 (which sections, tables and prose, as blocks), text (numbers and marks as text), markdown (blocks as
 Markdown), html (blocks and charts as one self-contained HTML file) and tables (publication tables)."""
+import json
 from pathlib import Path
 
+from ..records import COMPARE_DATA
 from . import markdown, sections, tables  # noqa: F401 (tables: reached as report.tables)
 from .sections.context import Context
 
@@ -37,9 +39,12 @@ def write(run: Path, records: list[dict], cells: list[dict], verdict: dict) -> d
     return texts
 
 
-def render_html(run: Path, records: list[dict], cells: list[dict], verdict: dict, compare: list | None = None) -> str:
-    """report.html (html.render): the same figures, flags and blocks with charts, in one self-contained file."""
+def render_html(run: Path, records: list[dict], cells: list[dict], verdict: dict) -> str:
+    """report.html (html.render): the same figures, flags and blocks with charts, in one self-contained file,
+    with the run's comparison with another when `compare` saved one into its folder (COMPARE_DATA)."""
     from . import html
+    saved = run / COMPARE_DATA
+    compare = html.compare_sections(json.loads(saved.read_text(encoding="utf-8"))) if saved.exists() else None
     return html.render(Context.load(run, records, cells, verdict), compare)
 
 

@@ -274,6 +274,74 @@ def side_by_side_chart(ctx: Context) -> str:
                                  "(client→server; the default implementations), µs on a log axis.", "side-by-side")
 
 
+# -- a comparison with another run (compare.json, written by `compare A B` into B) ------------------------
+
+VERDICT_COLOURS = {"slower": "#c0392b", "faster": "#1e8449", "~": "#9a9a9a"}
+
+
+def compare_chart(data: dict) -> str:
+    """Every pair's change of the median with its 95% interval, sorted by change, coloured by verdict, the
+    practical threshold as a band: where the pairs moved and which of the moves are more than noise."""
+    rows = sorted(data.get("rows") or [], key=lambda r: r["change"])
+    if not rows:
+        return ""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(10, 3.2))
+    threshold = data.get("threshold", 0.05) * 100
+    ax.axhspan(-threshold, threshold, color="#eeeeee", lw=0)
+    ax.axhline(0, color="#666666", lw=0.5)
+    for verdict, colour in VERDICT_COLOURS.items():
+        xs = [i for i, r in enumerate(rows) if r["verdict"] == verdict]
+        if not xs:
+            continue
+        mid = [rows[i]["change"] * 100 for i in xs]
+        low = [max(0.0, (rows[i]["change"] - rows[i]["low"]) * 100) for i in xs]
+        high = [max(0.0, (rows[i]["high"] - rows[i]["change"]) * 100) for i in xs]
+        ax.errorbar(xs, mid, yerr=[low, high], fmt="o", ms=2.5, lw=0.6, color=colour,
+                    label=f"{verdict} ({len(xs)})")
+    ax.set_xlim(-1, len(rows))
+    ax.set_xticks([])
+    ax.set_xlabel(f"the {len(rows)} (cell, workload) pairs, sorted by change")
+    ax.set_ylabel("change of the median, %")
+    ax.grid(True, axis="y", lw=0.3)
+    ax.legend(loc="upper left", frameon=False, fontsize=7)
+    fig.subplots_adjust(left=0.07, right=0.99, top=0.95, bottom=0.12)
+    return figure_html(svg(fig), f"B against A: each pair's change of the median (B / A − 1) with its 95% interval "
+                                 f"(Hodges–Lehmann); grey band: under the {threshold:g}% threshold.", "compare")
+
+
+def compare_sections(data: dict) -> list[tuple[str, str]]:
+    """The "compared with" section of report.html from compare.json: the summary, the environment's (floor's)
+    move, the chart, the pairs flagged, and every pair in a collapsed table."""
+    a, b = data.get("a") or {}, data.get("b") or {}
+
+    def line(r: dict) -> list:
+        interval = ("–" if min(r["n_a"], r["n_b"]) < 2 else
+                    f"{r['low'] * 100:+.1f}% … {r['high'] * 100:+.1f}%")
+        return [f"`{r['cell']}`", r["workload"], f"{r['median_a']:.4g} (n={r['n_a']})",
+                f"{r['median_b']:.4g} (n={r['n_b']})", f"{r['change'] * 100:+.1f}%", interval,
+                f"{r['p_holm']:.2g}", r["verdict"]]
+
+    header = ["cell", "workload", "A µs", "B µs", "change", "95% interval", "p (Holm)", "verdict"]
+    rows = sorted(data.get("rows") or [], key=lambda r: (r["verdict"] == "~", -abs(r["change"])))
+    flagged = [r for r in rows if r["verdict"] != "~"]
+    body = [f"<p>B is this run (<code>{html.escape(str(b.get('run_id')))}</code>), A is "
+            f"<code>{html.escape(str(a.get('run_id')))}</code> (commit <code>{html.escape(str(a.get('commit'))[:12])}"
+            f"</code>{' dirty' if a.get('dirty') else ''}, profile <code>{html.escape(str(a.get('profile')))}</code>), "
+            f"as <code>just compare</code> wrote it (COMPARE.md).</p>",
+            f"<p><strong>{inline(data.get('summary_line', ''))}</strong></p>",
+            f"<p>{inline(data.get('unit_line', ''))}</p>"]
+    if data.get("floor"):
+        body.append("<h3>The environment (the machine's floor)</h3>"
+                    + table_html(header, [line(r) for r in data["floor"]]))
+    body.append(compare_chart(data))
+    body.append(f"<h3>Pairs flagged ({len(flagged)})</h3>"
+                + (table_html(header, [line(r) for r in flagged]) if flagged else "<p>None.</p>"))
+    body.append(f"<details><summary>Every pair ({len(rows)})</summary>{table_html(header, [line(r) for r in rows])}"
+                "</details>")
+    return [(f"Compared with {a.get('run_id')}", "".join(body))]
+
+
 # -- matrices as heat maps --------------------------------------------------------------------------------
 
 def interop_heatmap(ctx: Context, protocol: str) -> str:
@@ -437,8 +505,8 @@ def protocol_charts(ctx: Context, protocols: list[str]) -> list[str]:
 
 
 def render(ctx: Context, compare: list | None = None) -> str:
-    """report.html. compare: (title, HTML) sections to show another run beside this one, placed after the
-    summary; none yet (the hook for the compare section)."""
+    """report.html. compare: (title, HTML) sections showing another run against this one (compare_sections),
+    placed after the summary."""
     docs = sections.documents(ctx)
     summary_blocks = docs[sections.SUMMARY]
     protocols = ctx.figures.protocols
@@ -450,7 +518,7 @@ def render(ctx: Context, compare: list | None = None) -> str:
              f"<a href=\"#{anchor(summary.RUN_DETAIL)}\">the run in detail</a></nav>",
              '<section id="summary"><h2>Summary</h2>' + blocks_html(summary_blocks[2:], shift=1) + "</section>",
              '<section id="side-by-side"><h2>Protocols side by side</h2>' + side_by_side_chart(ctx) + "</section>"]
-    # the hook for comparing with another run: its sections go here
+    # the comparison with another run, when `compare` saved one into this run's folder
     parts.append('<section id="compare">' + "".join(f"<h2>{html.escape(t)}</h2>{body}" for t, body in compare or [])
                  + "</section>")
     legend = ('<p class="legend">Interop: <span class="pass-l" style="background:#b7e4b0">pass</span>'
