@@ -10,7 +10,7 @@ US µs first). The targets (runner/README.md, "Calibrating compare"):
   median (a spin of 10% of the call or more, at the default 5%); pairs spun by less are counted apart, as
   "weakly affected", since a change near the threshold is flagged or not by chance.
 Each is given for both of compare's units: the repetitions' medians (benchstat's) and the passes' p50s, and
-the one compare takes by default on these runs (compare.instances_suffice: the passes when there are enough).
+the one compare takes by default on these runs (compare.auto_unit: the passes when there are enough).
 Also: the share of p50s within ±5% of the median of their run's passes (process instances).
 """
 import json
@@ -134,7 +134,7 @@ def calibrate(a: Path, a2: Path, b: Path, threshold: float = compare.THRESHOLD,
         units[unit] = {"figures": figures(aa, ab), "aa_values": aa["a"]["values"], "ab_rows": ab["rows"],
                        "aa_rows": aa["rows"]}
     by_pass = [compare.repetitions_of_run(Path(run), "pass")[0] for run in (a, a2)]
-    default = "pass" if compare.instances_suffice(*by_pass, alpha) else "repetition"
+    default, _ = compare.auto_unit(*by_pass, alpha)
     return {"spin": spin, "threshold": threshold, "alpha": alpha, "units": units, "default_unit": default,
             "instances": {name: instance_agreement(run) for name, run in (("A", a), ("A2", a2))},
             "runs": {name: compare.run_info(Path(run)) for name, run in (("A", a), ("A2", a2), ("B", b))}}
@@ -170,7 +170,7 @@ def render(result: dict) -> str:
             f"that spin is at least {2 * result['threshold'] * 100:g}% of A's median, *weakly affected* when less; "
             f"pairs whose server was not spun are *unaffected*. compare: Holm-corrected p < {result['alpha']} "
             f"and |change| ≥ {result['threshold'] * 100:g}%.", "",
-            "| | target | " + " | ".join(_unit_header(u, result.get("default_unit")) for u in UNITS) + " |",
+            "| | target | " + " | ".join(_unit_header(u, default) for u in UNITS) + " |",
             "| --- | --- | --- | --- |"]
     f = {u: result["units"][u]["figures"] for u in UNITS}
     lines = [

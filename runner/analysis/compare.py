@@ -240,6 +240,15 @@ def instances_suffice(a: dict, b: dict, alpha: float = ALPHA) -> bool:
     return m >= 2 and n >= 2 and 2 / math.comb(m + n, m) < alpha / len(keys)
 
 
+def auto_unit(a: dict, b: dict, alpha: float = ALPHA) -> tuple[str, str]:
+    """The unit `--unit auto` takes for two runs' passes ({(cell, workload): [p50 per pass]}), and why: the
+    passes when instances_suffice, else the repetitions."""
+    if instances_suffice(a, b, alpha):
+        return "pass", "enough passes for a test on the process instances to flag a pair after Holm's correction"
+    return "repetition", ("too few passes for a test on the process instances to flag any pair after Holm's "
+                          "correction (so the repetitions, which understate the noise between instances)")
+
+
 def _side(run, history: str | None, unit: str) -> tuple[dict, dict]:
     """One run's values in the unit and what they are, with the run's info."""
     if Path(run).is_dir():
@@ -261,17 +270,15 @@ def comparison(run_a, run_b, threshold: float = THRESHOLD, alpha: float = ALPHA,
     "repetition" (each repetition's median, as benchstat), "pass" (each pass's p50: the unit where runs differ
     by more than their repetitions do, as on this project's hosts; it needs many passes), or "auto" (the
     passes when instances_suffice, else the repetitions). result["unit"] says which was taken and why."""
-    chosen = unit
+    sides = None
     if unit == "auto":
-        by_pass = [_side(run, history, "pass")[0] for run in (run_a, run_b)]
-        enough = instances_suffice(*by_pass, alpha)
-        chosen = "pass" if enough else "repetition"
-        why = ("enough passes for a test on the process instances to flag a pair after Holm's correction"
-               if enough else "too few passes for a test on the process instances to flag any pair after "
-               "Holm's correction (so the repetitions, which understate the noise between instances)")
+        by_pass = [_side(run, history, "pass") for run in (run_a, run_b)]
+        chosen, why = auto_unit(by_pass[0][0], by_pass[1][0], alpha)
+        if chosen == "pass":  # read once
+            sides = by_pass
     else:
-        why = "as asked"
-    sides = [_side(run, history, chosen) for run in (run_a, run_b)]
+        chosen, why = unit, "as asked"
+    sides = sides or [_side(run, history, chosen) for run in (run_a, run_b)]
     if chosen == "repetition" and all(info["values"] == "pass p50s" for _, info in sides):
         chosen, why = "pass", "the runs kept no raw samples (a published run keeps none), so the passes' p50s"
     result = compare_values(sides[0][0], sides[1][0], threshold, alpha)
@@ -360,13 +367,20 @@ def _heterogeneity(side: dict) -> str:
             f"of {h['pairs']} pairs (5% if the repetitions were independent)")
 
 
-def _line(r: dict) -> str:
+ROW_HEADER = ["cell", "workload", "A µs", "B µs", "change", "95% interval", "p (Holm)", "verdict"]
+
+
+def row_cells(r: dict) -> list[str]:
+    """A pair's row (ROW_HEADER's columns) as text, for COMPARE.md and report.html's section."""
     mark = {"slower": "slower", "faster": "faster"}.get(r["verdict"], "~")
     interval = f"{_pct(r['low'])} … {_pct(r['high'])}"
     if min(r["n_a"], r["n_b"]) < 2:
         interval = "– (one value)"
     elif r["coverage"] < 0.95:
         interval += f" ({r['coverage'] * 100:.0f}%)"
-    return (f"| `{r['cell']}` | {r['workload']} | {r['median_a']:.4g} (n={r['n_a']}) "
-            f"| {r['median_b']:.4g} (n={r['n_b']}) "
-            f"| {_pct(r['change'])} | {interval} | {r['p_holm']:.2g} | {mark} |")
+    return [f"`{r['cell']}`", r["workload"], f"{r['median_a']:.4g} (n={r['n_a']})",
+            f"{r['median_b']:.4g} (n={r['n_b']})", _pct(r["change"]), interval, f"{r['p_holm']:.2g}", mark]
+
+
+def _line(r: dict) -> str:
+    return "| " + " | ".join(row_cells(r)) + " |"

@@ -313,16 +313,9 @@ def compare_chart(data: dict) -> str:
 def compare_sections(data: dict) -> list[tuple[str, str]]:
     """The "compared with" section of report.html from compare.json: the summary, the environment's (floor's)
     move, the chart, the pairs flagged, and every pair in a collapsed table."""
+    from ..compare import ROW_HEADER as header  # the rows as COMPARE.md writes them
+    from ..compare import row_cells
     a, b = data.get("a") or {}, data.get("b") or {}
-
-    def line(r: dict) -> list:
-        interval = ("–" if min(r["n_a"], r["n_b"]) < 2 else
-                    f"{r['low'] * 100:+.1f}% … {r['high'] * 100:+.1f}%")
-        return [f"`{r['cell']}`", r["workload"], f"{r['median_a']:.4g} (n={r['n_a']})",
-                f"{r['median_b']:.4g} (n={r['n_b']})", f"{r['change'] * 100:+.1f}%", interval,
-                f"{r['p_holm']:.2g}", r["verdict"]]
-
-    header = ["cell", "workload", "A µs", "B µs", "change", "95% interval", "p (Holm)", "verdict"]
     rows = sorted(data.get("rows") or [], key=lambda r: (r["verdict"] == "~", -abs(r["change"])))
     flagged = [r for r in rows if r["verdict"] != "~"]
     body = [f"<p>B is this run (<code>{html.escape(str(b.get('run_id')))}</code>), A is "
@@ -333,12 +326,12 @@ def compare_sections(data: dict) -> list[tuple[str, str]]:
             f"<p>{inline(data.get('unit_line', ''))}</p>"]
     if data.get("floor"):
         body.append("<h3>The environment (the machine's floor)</h3>"
-                    + table_html(header, [line(r) for r in data["floor"]]))
+                    + table_html(header, [row_cells(r) for r in data["floor"]]))
     body.append(compare_chart(data))
     body.append(f"<h3>Pairs flagged ({len(flagged)})</h3>"
-                + (table_html(header, [line(r) for r in flagged]) if flagged else "<p>None.</p>"))
-    body.append(f"<details><summary>Every pair ({len(rows)})</summary>{table_html(header, [line(r) for r in rows])}"
-                "</details>")
+                + (table_html(header, [row_cells(r) for r in flagged]) if flagged else "<p>None.</p>"))
+    body.append(f"<details><summary>Every pair ({len(rows)})</summary>"
+                f"{table_html(header, [row_cells(r) for r in rows])}</details>")
     return [(f"Compared with {a.get('run_id')}", "".join(body))]
 
 
