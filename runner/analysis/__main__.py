@@ -142,11 +142,14 @@ def allow_timing(args) -> int:
 def shuffle(args) -> int:
     from . import plan
     lines = plan.shuffled([line for line in sys.stdin.read().splitlines() if line.strip()], args.seed, args.pass_no)
-    if args.lanes is None:
-        sys.stdout.write("".join(line + "\n" for line in lines))
+    if args.lanes is not None:
+        groups = plan.dealt_to_lanes(lines, args.lanes)
+    elif args.warm_processes is not None:
+        groups = plan.warm_chunks(lines, args.warm_processes)
     else:
-        lanes = plan.dealt_to_lanes(lines, args.lanes)
-        sys.stdout.write("".join(f"{lane}\t{line}\n" for lane, line in zip(lanes, lines, strict=True)))
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        return 0
+    sys.stdout.write("".join(f"{group}\t{line}\n" for group, line in zip(groups, lines, strict=True)))
     return 0
 
 
@@ -405,6 +408,8 @@ def main(argv=None) -> int:
     s.add_argument("--seed", type=int, required=True)
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
     s.add_argument("--lanes", type=int, help="also deal the cells to this many lanes: '<lane>\\t<cell>' lines")
+    s.add_argument("--warm-processes", type=int,
+                   help="also say each cell's warm phase, at most this many processes each: '<phase>\\t<cell>' lines")
     s.set_defaults(func=shuffle)
     s = sub.add_parser("render",
                        help="write results.csv, junit.xml, samples and REPORT.md; exit 1 on anything unexpected")

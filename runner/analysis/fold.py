@@ -197,7 +197,29 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     steady = _steady(cell_dir, name)
     if steady:
         rec["warmup_steady"] = steady
+    jit = _jit_cpu(reps, measured.get("jit_ticks"))
+    if jit:
+        rec["jit_cpu"] = jit
     return [rec]
+
+
+def _jit_cpu(reps: list[dict], ticks: dict | None) -> dict | None:
+    """The CPU of a JIT runtime's compiler threads over the repetitions (read in clock ticks around them), per
+    side that has one: in ms, and as a share of that side's CPU over the same repetitions (the cgroup's)."""
+    if not ticks:
+        return None
+    hz = ticks.get("clock_ticks_per_s") or CLOCK_TICKS
+    out = {}
+    for side in ("client", "server"):
+        if ticks.get(side) is None:
+            continue
+        ms = ticks[side] * 1000 / hz
+        out[f"{side}_ms"] = ms
+        readings = [(r.get(f"{side}_cpu_us_before"), r.get(f"{side}_cpu_us_after")) for r in reps]
+        if readings and all(b is not None and a is not None for b, a in readings):
+            cpu_ms = sum(a - b for b, a in readings) / 1000
+            out[f"{side}_share"] = min(ms / cpu_ms, 1.0) if cpu_ms > 0 else None
+    return out or None
 
 
 def _steady(cell_dir: Path, name: str) -> dict | None:
@@ -272,10 +294,10 @@ def adjacent_floor(run: Path, folder: str | None) -> dict | None:
     return {"folder": folder, "p50": rtt["p50"], "min": rtt["min"]}
 
 
-def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict]) -> list[dict]:
+def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict], warm: dict | None = None) -> list[dict]:
     """The cell's records with what is known only at its end: bytes and packets from the counting pass,
     the machine's steal time during the cell, the CPU probe run before it and, for its timed workloads,
-    the floor taken just before its server group."""
+    the floor taken just before its server group and how its processes' warm-up ended (`warm`)."""
     wire = _wire_counts(cell_dir)
     steal = facts.get("steal_ticks")
     extra = {"steal_ms": steal * 1000 / CLOCK_TICKS if steal is not None else None,
@@ -288,6 +310,8 @@ def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict]) -> l
             rec["wire_per_call"] = {**(rec.get("wire_per_call") or {}), **wire[rec["workload"]]}
         if floor and rec["workload"] != "vectors" and rec["status"] == "pass":
             rec["floor_us"] = floor
+        if warm and rec["workload"] != "vectors" and rec["status"] == "pass":
+            rec["warm_phase"] = {k: warm[k] for k in ("seconds", "server", "client") if k in warm}
         out.append(rec)
     return out
 
@@ -334,18 +358,21 @@ def fold(run: Path, folder: Path) -> list[dict]:
     workload (a status after a failed metadata check) replaces the earlier record; the cell's end adds to
     all of them."""
     built: dict[tuple, dict] = {}
-    end = None
+    end = warm = None
     for facts in read_facts(folder):
         kind = facts["kind"]
         if kind == "cell_end":
             end = facts
+            continue
+        if kind == "warm":
+            warm = facts
             continue
         if kind not in BUILDERS:
             raise ValueError(f"unknown kind of facts in {folder / FACTS}: {kind}")
         for rec in BUILDERS[kind](run, folder, facts):
             built[records.key(rec)] = rec
     recs = list(built.values())
-    return with_cell_end(run, folder, end, recs) if end is not None else recs
+    return with_cell_end(run, folder, end, recs, warm) if end is not None else recs
 
 
 def fold_into_results(run: Path, folder: Path) -> list[dict]:

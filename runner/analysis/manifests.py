@@ -6,7 +6,7 @@ a folder, each implementation resolved with its manifest's `defaults`, which it 
   (`"quick_start": true`: smoke, certify), where a runtime may skip work that pays off only in long runs (the
   JVM's optimising compiler);
 - `notes`: put after its own notes;
-- any other key (`warmup_s`, ...): its value when the implementation does not state the key.
+- any other key (`jit_threads`, `warmup_max_s`, ...): its value when the implementation does not state the key.
 
 An implementation declared `unsupported` states only why and takes no defaults; one may decline some with
 `"no_defaults": ["notes", ...]`. The resolved implementation has neither `defaults` nor `no_defaults`.

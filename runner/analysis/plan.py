@@ -1,11 +1,17 @@
 """Which workloads a run times, with how many calls, per protocol: from idl/workloads.json, the protocol
 registry idl/protocols.json and a profile."""
 import json
-import math
 import random
 from pathlib import Path
 
 COLUMNS = ("warmup", "calls", "repetitions", "min_ms", "max_calls")
+# A warm phase (runner/lib/warm.sh) starts the processes of consecutive protocols until there are `processes` of
+# them (their memory is alive at once: about 5-6 GB for the default run's 62 at once, measured) and runs up to
+# `tasks` cells' warm-up at once, on every CPU.
+WARM_PHASE = {"processes": 16, "tasks": 3}
+# A JIT runtime's process is warm when its compiler threads used less than `share` of a CPU over its last
+# `window_s` seconds of calls (thread CPU is read in clock ticks, 10 ms: a window of seconds resolves a few %).
+JIT_QUIET = {"share": 0.05, "window_s": 5}
 
 
 class PlanError(ValueError):
@@ -86,6 +92,8 @@ def write_plans(run: Path, idl: Path, profile_name: str, protocols: list[str], p
     plan_dir.mkdir(parents=True, exist_ok=True)
     (plan_dir / "profile.json").write_text(json.dumps(
         {"name": profile_name, "command_timeout_s": profile.get("command_timeout_s", 300), **profile,
+         "warm_phase": WARM_PHASE | profile.get("warm_phase", {}),
+         "jit_quiet": JIT_QUIET | profile.get("jit_quiet", {}),
          "passes": passes, "seed": seed}, indent=1))
     for protocol in protocols:
         rows, unsupported = workloads_for(spec, profile, protocol, registry, contract)
@@ -123,17 +131,17 @@ def read_plan(run: Path, protocol: str) -> list[dict]:
     return rows
 
 
-def estimate_seconds(run: Path, cell: dict, owed_s: float | None = None) -> int:
+def estimate_seconds(run: Path, cell: dict, warm_s: float | None = None) -> int:
     """A rough cost of one cell, for the progress line: start-up and vectors, the cell's warm-up (a share of
-    each workload's bound, or the least warm-up time its processes still owe when longer: `owed_s`, or
-    the cell's own `warmup_s` when not given), then per workload the fixed warm-up and the repetitions'
-    minimum time."""
+    each workload's bound, or the JIT warm-up its new processes still need when longer: `warm_s`, or half
+    the larger of its sides' `warmup_max_s` when not given), then per workload the fixed warm-up and the
+    repetitions' minimum time."""
     if not can_run(cell):
         return 0
     profile = json.loads((run / "plan" / "profile.json").read_text())
     steady_s = (profile.get("steady") or {}).get("max_ms", 0) / 1000
     rows = read_plan(run, cell["protocol"])
-    least_s = (cell.get("warmup_s") or 0) if owed_s is None else owed_s
+    least_s = max(jit_estimate_s(cell, "server"), jit_estimate_s(cell, "client")) if warm_s is None else warm_s
     if not profile.get("implementation_warmup", True):
         least_s = 0
     total = 6.0 + max(least_s, 0.25 * steady_s * len(rows))
@@ -142,16 +150,25 @@ def estimate_seconds(run: Path, cell: dict, owed_s: float | None = None) -> int:
     return int(total)
 
 
+def jit_estimate_s(cell: dict, role: str) -> float:
+    """What a new process of the cell's ROLE is expected to spend warming its JIT, for the time left: half its
+    bound (`warmup_max_s`), none without a JIT (`jit_threads`)."""
+    if not cell.get(f"{role}_jit_threads"):
+        return 0
+    return (cell.get(f"{role}_warmup_max_s") or 0) / 2
+
+
 def estimate_run(run: Path, cells: list[dict], passes: int, kept: bool) -> int:
     """The cost of every pass over `cells` when processes are kept across cells: each server and each
-    client implementation of a protocol owes its least warm-up once per pass, not once per cell."""
+    client implementation of a protocol warms its JIT once per pass, not once per cell."""
     if not kept:
         return passes * sum(estimate_seconds(run, c) for c in cells)
     warmed: set = set()
     total = 0
     for cell in cells:
         server, client = (cell["protocol"], "server", cell["server"]), (cell["protocol"], "client", cell["client"])
-        least = max(owed(cell, "server", server in warmed), owed(cell, "client", client in warmed))
+        least = max(0 if server in warmed else jit_estimate_s(cell, "server"),
+                    0 if client in warmed else jit_estimate_s(cell, "client"))
         if can_run(cell):
             warmed |= {server, client}
         total += estimate_seconds(run, cell, least)
@@ -159,23 +176,15 @@ def estimate_run(run: Path, cells: list[dict], passes: int, kept: bool) -> int:
 
 
 def estimate_done(run: Path, cell: dict, pass_no: int) -> int:
-    """The cost of a cell just run, with the warm-up its processes owed then (connect.json says which
+    """The cost of a cell just run, with the warm-up its processes needed then (connect.json says which
     were new to it)."""
     connect = run / "cells" / cell.get("slug", "") / f"pass{pass_no}" / "connect.json"
     processes = json.loads(connect.read_text()).get("processes") if connect.exists() else None
     if not processes:
         return estimate_seconds(run, cell)
-    least = max(owed(cell, "server", processes.get("server") == "kept"),
-                owed(cell, "client", processes.get("client") == "kept"))
+    least = max(0 if processes.get("server") == "kept" else jit_estimate_s(cell, "server"),
+                0 if processes.get("client") == "kept" else jit_estimate_s(cell, "client"))
     return estimate_seconds(run, cell, least)
-
-
-def owed(cell: dict, role: str, warmed: bool) -> float:
-    """The least warm-up a process of the cell owes: its warmup_s when new; once warmed (kept from an earlier
-    cell), its peer_warmup_s (the re-warm its implementation needs with each new peer, none by default)."""
-    if warmed:
-        return cell.get(f"{role}_peer_warmup_s") or 0
-    return cell.get(f"{role}_warmup_s", cell.get("warmup_s") or 0)
 
 
 def can_run(cell: dict) -> bool:
@@ -183,24 +192,31 @@ def can_run(cell: dict) -> bool:
     return not (cell.get("unsupported") or cell.get("error"))
 
 
-def warmup_columns(cell: dict) -> list[int]:
-    """What the runner waits, in whole seconds: [server new, server warmed, client new, client warmed]; the
-    runner (processes.sh: owed_warmup_s) picks one column per side by whether it kept the process warm and
-    waits the larger."""
-    return [math.ceil(owed(cell, role, warmed)) for role in ("server", "client") for warmed in (False, True)]
-
-
-def write_warmup_table(path: Path, cells: list[dict]) -> None:
-    """plan/warmup.tsv: one line per cell, its slug and its warmup_columns, read by the shell with builtins."""
-    path.write_text("".join(" ".join([c["slug"], *map(str, warmup_columns(c))]) + "\n" for c in cells))
+def warm_chunks(lines: list[str], max_processes: int) -> list[int]:
+    """The warm-up phase each cell of a pass belongs to (0, 1, ...), in the pass's order: consecutive protocols
+    are warmed together until their processes (one per server and per client implementation that runs) would
+    pass `max_processes`, which bounds the memory of the processes alive at once; a protocol with more forms a
+    phase of its own. Cells that cannot run go with their protocol."""
+    cells = [json.loads(line) for line in lines]
+    processes: dict[str, set] = {}
+    for c in cells:
+        sides = processes.setdefault(c["protocol"], set())
+        if can_run(c):
+            sides |= {("server", c["server"]), ("client", c["client"])}
+    chunk_of, chunk, used = {}, 0, 0
+    for protocol in dict.fromkeys(c["protocol"] for c in cells):
+        need = len(processes[protocol])
+        if used and used + need > max_processes:
+            chunk, used = chunk + 1, 0
+        chunk_of[protocol] = chunk
+        used += need
+    return [chunk_of[c["protocol"]] for c in cells]
 
 
 def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
     """The cells in a random order of their own for each pass, reproducible from the run's seed, grouped so
     that the runner can keep processes across cells: the protocols in a random order, within a protocol its
-    servers in a random order, and within a server its clients in a random order. One exception lets the
-    two longest warm-ups of a protocol overlap: the server that owes the longest warm-up when new goes
-    first, and in its group the cell whose client owes the longest (first_warmups)."""
+    servers in a random order, and within a server its clients in a random order."""
     rng = random.Random(seed * 1009 + pass_no)
     cells = [(line, json.loads(line)) for line in lines]
     protocols = list(dict.fromkeys(c["protocol"] for _, c in cells))
@@ -214,24 +230,8 @@ def shuffled(lines: list[str], seed: int, pass_no: int) -> list[str]:
             group = [(line, c) for line, c in cells if c["protocol"] == protocol and c["server"] == server]
             rng.shuffle(group)
             groups.append(group)
-        order += [line for group in first_warmups(groups) for line, _ in group]
+        order += [line for group in groups for line, _ in group]
     return order
-
-
-def first_warmups(groups: list[list[tuple]]) -> list[list[tuple]]:
-    """A protocol's server groups (each a list of (line, cell), in their random order) with the group whose
-    server owes the longest warm-up when new moved first, and in it the cell whose client owes the longest:
-    in a full crossing every client is new in the first group, so that cell is the one place a new server
-    and a new client warm up together (a CXF pair once for 90 s, not 90 s for the client in one group and
-    90 s again for the server in another). Sorting is stable: ties keep their random order, and a protocol
-    without declared warm-ups keeps it whole."""
-    def server_owes(group: list[tuple]) -> float:
-        return max((owed(c, "server", False) for _, c in group if can_run(c)), default=0)
-
-    groups = sorted(groups, key=lambda g: -server_owes(g))
-    if groups:
-        groups[0] = sorted(groups[0], key=lambda lc: -owed(lc[1], "client", False) if can_run(lc[1]) else 1)
-    return groups
 
 
 def dealt_to_lanes(lines: list[str], count: int) -> list[int]:
@@ -286,8 +286,9 @@ def _side(impl: dict, role: str) -> dict:
     if _or((e.get("thread_model") or {}).get(role), "") == "":
         return {"error": f"the manifest of {impl['language']} gives no thread_model.{role} for {impl['protocol']}"}
     return {"argv": e[role], "library": _or(e.get("library"), ""), "settings": _or(e.get("settings"), ""),
+            "opt_in": _or(e.get("opt_in"), None),
             "notes": _or(e.get("notes"), []), "thread_model": e["thread_model"][role],
-            "warmup_s": _or(e.get("warmup_s"), 0), "peer_warmup_s": _or(e.get("peer_warmup_s"), 0)}
+            "jit_threads": _or(e.get("jit_threads"), ""), "warmup_max_s": _or(e.get("warmup_max_s"), 0)}
 
 
 def _takes_part(e: dict, role: str) -> bool:
@@ -331,11 +332,12 @@ def expand_cells(manifests: list[dict], baseline: str, registry: dict) -> list[d
                     "server_library": srv.get("library"), "client_library": cli.get("library"),
                     "server_settings": srv.get("settings"), "client_settings": cli.get("settings"),
                     "server_thread_model": srv.get("thread_model"), "client_thread_model": cli.get("thread_model"),
-                    "warmup_s": max(srv.get("warmup_s") or 0, cli.get("warmup_s") or 0),
-                    "server_warmup_s": srv.get("warmup_s") or 0, "client_warmup_s": cli.get("warmup_s") or 0,
-                    "server_peer_warmup_s": srv.get("peer_warmup_s") or 0,
-                    "client_peer_warmup_s": cli.get("peer_warmup_s") or 0,
+                    "server_jit_threads": srv.get("jit_threads") or "",
+                    "client_jit_threads": cli.get("jit_threads") or "",
+                    "server_warmup_max_s": srv.get("warmup_max_s") or 0,
+                    "client_warmup_max_s": cli.get("warmup_max_s") or 0,
                     "server_notes": srv.get("notes") or [], "client_notes": cli.get("notes") or [],
+                    "server_opt_in": srv.get("opt_in"), "client_opt_in": cli.get("opt_in"),
                     "error": _joined([unregistered, srv.get("error"), cli.get("error")]),
                     "unsupported": _joined([srv.get("reason"), cli.get("reason")])})
     return cells
@@ -377,6 +379,22 @@ def opt_in_left_out(cells: list[dict], registry: dict, profile: dict, protocols:
             for p in sorted({c["protocol"] for c in cells}) if _given(registry["protocols"].get(p, {}).get("opt_in"))]
 
 
+def implementations_left_out(cells: list[dict], profile: dict, servers: str, clients: str, names: str) -> list[dict]:
+    """The implementations of `cells` that the profile leaves out as opt-in (a further transport, thread model or
+    API of a library another implementation of the same language already times: its manifest's `opt_in`), with
+    the reason, each once; none when the profile takes every opt-in ("opt_in": true) or these
+    ("opt_in_implementations": true), or the selection names servers, clients or cells."""
+    if servers or clients or names or profile.get("opt_in") or profile.get("opt_in_implementations"):
+        return []
+    out = {}
+    for c in cells:
+        for role in ("server", "client"):
+            if _given(c.get(f"{role}_opt_in")):
+                out[(c["protocol"], c[role])] = {"protocol": c["protocol"], "implementation": c[role],
+                                                 "reason": c[f"{role}_opt_in"]}
+    return list(out.values())
+
+
 def cover_language_pairs(cells: list[dict]) -> list[dict]:
     """A covering subset of the runnable cells of each protocol: one cell for every pair of client and server
     languages, chosen so that every client and every server implementation takes part at least once (a pair's
@@ -405,7 +423,7 @@ def cover_language_pairs(cells: list[dict]) -> list[dict]:
 def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "",
                 servers: str = "", clients: str = "", names: str = "") -> list[str]:
     """The plan of cells, for the shell: in `out`, all.jsonl (every cell), cells.jsonl (the selected ones,
-    opt-in protocols left out), left-out.json, manifests.json (resolved) and warmup.tsv; returns the messages for the
+    opt-in protocols left out), left-out.json and manifests.json (resolved); returns the messages for the
     person running the suite (unknown names, protocols left out)."""
     from . import manifests as manifests_mod
     spec = json.loads((idl / "workloads.json").read_text())
@@ -420,6 +438,13 @@ def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, pr
                         + " ".join(x["protocol"] for x in left_out))
         dropped = {x["protocol"] for x in left_out}
         chosen = [c for c in chosen if c["protocol"] not in dropped]
+    implementations = implementations_left_out(chosen, spec["profiles"].get(profile_name, {}), servers, clients, names)
+    if implementations:
+        messages.append(f"opt-in implementations left out of profile {profile_name} (name them with --server or "
+                        "--client): " + " ".join(f"{x['protocol']}/{x['implementation']}" for x in implementations))
+        dropped_sides = {(x["protocol"], x["implementation"]) for x in implementations}
+        chosen = [c for c in chosen if not {(c["protocol"], c["server"]), (c["protocol"], c["client"])} & dropped_sides]
+        left_out += implementations
     if spec["profiles"].get(profile_name, {}).get("cover") == "language pairs" and not names:
         before = sum(1 for c in chosen if can_run(c))
         chosen = cover_language_pairs(chosen)
@@ -435,5 +460,4 @@ def write_cells(out: Path, manifests_dir: Path, idl: Path, profile_name: str, pr
     (out / "cells.jsonl").write_text(lines(chosen))
     (out / "left-out.json").write_text(json.dumps(left_out, ensure_ascii=False, separators=(",", ":")))
     (out / "manifests.json").write_text(json.dumps(loaded, ensure_ascii=False))
-    write_warmup_table(out / "warmup.tsv", cells)
     return messages

@@ -129,7 +129,8 @@ def why_missing(ctx: Context, cell: str, workload: str) -> str:
     """Why this run has no figure for (cell, workload), from the run's cells, records and plan."""
     figures, protocol = ctx.figures, cell.split("/")[0]
     if protocol not in figures.protocols:
-        left_out = next((e["reason"] for e in ctx.run.get("left_out") or [] if e["protocol"] == protocol), None)
+        left_out = next((e["reason"] for e in ctx.run.get("left_out") or []
+                         if e["protocol"] == protocol and not e.get("implementation")), None)
         return f"`{protocol}` is not in this run" + (f" (opt-in: {left_out})" if left_out else "")
     if cell not in figures.cell_names:
         return f"this run has no cell `{cell}`"

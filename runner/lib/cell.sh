@@ -28,13 +28,22 @@ gather_facts() {
   UNFOLDED_STEP=""
 }
 
-# After an interruption: the records of the step it cut short, from the facts gathered so far.
+# After an interruption: the records of the step it cut short, from the facts gathered so far, and of the warm
+# phase's cells not yet timed (their vectors).
 fold_unfolded_step() {
   if [[ -n "$UNFOLDED_STEP" ]]; then fold_step "$UNFOLDED_STEP"; fi
   local dir
   for dir in "${DECLINED_DIRS[@]}"; do fold_step "$dir"; done
   DECLINED_DIRS=() DECLINED_NAMES=() DECLINED_INDEXES=()
+  if ((WARM_DIRS_UNFOLDED)); then
+    for dir in "${W_DIRS[@]+"${W_DIRS[@]}"}"; do
+      if [[ -z "${FOLDED_DIRS[$dir]:-}" && "$dir" != "$UNFOLDED_STEP" && -s "$dir/facts.jsonl" ]]; then fold_step "$dir"; fi
+    done
+  fi
 }
+# The cell folders folded when their cell ended, and whether a warm phase's cells may be left unfolded.
+declare -A FOLDED_DIRS=()
+WARM_DIRS_UNFOLDED=0
 
 # fold_step DIR: the final records of a step that ends without a progress line (a pass's floor, the
 # handlers), from DIR/facts.jsonl, appended to the run's results.jsonl.
@@ -104,27 +113,34 @@ times_workloads() {
 
 # Warms every workload of the cell until its batch medians agree (bounded by the profile's max_ms each),
 # before any is measured: JIT compilers (and their threads, on the same cores) would otherwise still be
-# busy with the whole cell's code while the first workloads are timed. The passes over the workloads
-# repeat until the cell has warmed for the least time its implementations declare (warmup_s: a JIT
-# runtime pinned to one CPU needs time to compile, whatever the batch medians say). The answers go to
-# warmup.jsonl. A batch is the workload's warm-up count of calls (a repetition's least count of calls is
-# small, so that slow calls are timed for min_ms, not for thousands of calls). A wrong answer is left to
-# the workload's own warm-up, which records it; a client that is gone (2) or hangs (3) ends the cell here.
+# busy with the whole cell's code while the first workloads are timed. The passes over the workloads (each a
+# warm_round; the answers go to warmup.jsonl) repeat while a process started for this cell still warms its JIT
+# (warm.sh: jit_warm), and, for processes the warm phase warmed, while their compiler threads took over the
+# profile's share of a CPU in the last pass (at most WARM_CELL_ROUNDS passes): a JIT runtime back from idling
+# recompiles what its first calls take differently (measured on Apache HttpClient after 60 s idle: uncommon traps
+# on the pool's stale-connection check, 20-27% of the client's CPU for a second). Then the compiles the last pass
+# queued drain (jit_settle). A client that is gone (2) or hangs (3) ends the cell here.
+WARM_CELL_ROUNDS=4
 warm_cell() {
-  local protocol="$1" cell_dir="$2" least_s="$3" started=$SECONDS name size warmup calls reps min_ms max_calls rc
+  local protocol="$1" cell_dir="$2" started=$SECONDS t0 warming=0 rounds=0
+  local server="server|$SERVER_KEY" client="client|$CLIENT_KEY"
+  jit_warm "$server" && jit_warm "$client" || warming=1
   while :; do
-    while read -r name size warmup calls reps min_ms max_calls; do
-      [[ -n "$name" ]] || continue
-      rc=0
-      client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $((warmup > calls ? warmup : calls)), \"until_steady\": $STEADY}" || rc=$?
-      ((rc < 2)) || return "$rc"
-      if ((rc == 0)); then
-        # the answer as it came (one line of JSON): a jq per batch cost more than the batch on a fast stack
-        printf '{"workload": "%s", "answer": %s}\n' "$name" "$CLIENT_ANSWER" >>"$cell_dir/warmup.jsonl"
-      fi
-    done < <(plan_rows "$protocol")
-    ((SECONDS - started < least_s)) || return 0
+    t0=${EPOCHREALTIME/./}
+    warm_round "$protocol" "$cell_dir/warmup.jsonl" || return
+    t0=$(((${EPOCHREALTIME/./} - t0) / 1000))
+    jit_note "$server" "$SERVER_PID" "$t0"
+    jit_note "$client" "$CLIENT_PID" "$t0"
+    rounds=$((rounds + 1))
+    if ((warming)); then
+      if jit_warm "$server" && jit_warm "$client"; then break; fi
+    elif ((rounds >= WARM_CELL_ROUNDS)) || { jit_round_quiet "$server" && jit_round_quiet "$client"; }; then
+      break
+    fi
   done
+  if ((warming)); then record_warm "$cell_dir" "$SERVER_KEY" "$CLIENT_KEY" $((SECONDS - started)); fi
+  jit_settle "$SERVER_PID" "${JIT_REGEX[$server]:-}"
+  jit_settle "$CLIENT_PID" "${JIT_REGEX[$client]:-}"
 }
 
 # The named fields of the counters written into the facts (runner/FACTS.md): the veth's (netns_wire) and the
@@ -161,7 +177,7 @@ group_json() {
 time_workload() {
   local cell_dir="$1" name="$2" calls="$3" reps="$4" min_ms="$5" max_calls="$6" warmup="$7"
   local rep cb sb ca sa wb wa wire_before wire_after accepted_before="null" accepted_after="null" answered rc=0
-  local time_wait="null" client_group server_group
+  local time_wait="null" client_group server_group client_jit=null server_jit=null
   local -a rows=() tw
   MEASURED=""
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"prepare\", \"workload\": \"$name\"}" || return
@@ -170,6 +186,9 @@ time_workload() {
   reset_peaks "$CLIENT_PID"
   if [[ -n "$NETNS_NAME" ]]; then accepted_before=$(netns_accepted); fi
   local measure="{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": $calls, \"min_ms\": $min_ms, \"max_calls\": $max_calls}"
+  # the JIT compiler threads' CPU over the repetitions, read outside them (a reading walks the process's threads)
+  if [[ -n "$CELL_CLIENT_JIT" ]]; then jit_ticks "$CLIENT_PID" "$CELL_CLIENT_JIT" && client_jit=$JIT_TICKS; fi
+  if [[ -n "$CELL_SERVER_JIT" ]]; then jit_ticks "$SERVER_PID" "$CELL_SERVER_JIT" && server_jit=$JIT_TICKS; fi
   for ((rep = 0; rep < reps; rep++)); do
     # The counters are read first and last, nothing else between them and the client's answer.
     cgroup_cpu_us client cb
@@ -188,6 +207,8 @@ time_workload() {
       "\"client_cpu_us_before\": $cb, \"server_cpu_us_before\": $sb" \
       "\"client_cpu_us_after\": $ca, \"server_cpu_us_after\": $sa" "$wire_before" "$wire_after"
   done
+  if [[ "$client_jit" != null ]]; then jit_ticks "$CLIENT_PID" "$CELL_CLIENT_JIT" && client_jit=$((JIT_TICKS - client_jit)); fi
+  if [[ "$server_jit" != null ]]; then jit_ticks "$SERVER_PID" "$CELL_SERVER_JIT" && server_jit=$((JIT_TICKS - server_jit)); fi
   if [[ -n "$NETNS_NAME" ]]; then
     accepted_after=$(netns_accepted)
     read -r -a tw < <(netns_time_wait "$CLIENT_PID" "$SERVER_PID")
@@ -198,16 +219,16 @@ time_workload() {
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"samples\", \"workload\": \"$name\"}" || return
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/$name.samples.json"
   local IFS=,
-  printf -v MEASURED '{"repetitions": [%s], "accepted_before": %s, "accepted_after": %s, %s}' "${rows[*]}" \
+  printf -v MEASURED '{"repetitions": [%s], "accepted_before": %s, "accepted_after": %s, %s, %s}' "${rows[*]}" \
     "${accepted_before:-null}" "${accepted_after:-null}" \
-    "\"time_wait\": $time_wait, \"client_group\": $client_group, \"server_group\": $server_group"
+    "\"time_wait\": $time_wait, \"client_group\": $client_group, \"server_group\": $server_group" \
+    "\"jit_ticks\": {\"client\": $client_jit, \"server\": $server_jit, \"clock_ticks_per_s\": $CLK_TCK}"
 }
 
 run_workloads() {
-  local cell_dir="$1" protocol="$2" least_s="$3" name size warmup calls reps min_ms max_calls rc=0 reason
-  warm_cell "$protocol" "$cell_dir" "$least_s" || rc=$?
+  local cell_dir="$1" protocol="$2" name size warmup calls reps min_ms max_calls rc=0 reason
+  warm_cell "$protocol" "$cell_dir" || rc=$?
   record_lost_client "$cell_dir" "$rc" "warm-up: " workloads || return 1
-  mark_warm
   while read -r name size warmup calls reps min_ms max_calls; do
     [[ -n "$name" ]] || continue
     rc=0
@@ -270,7 +291,7 @@ count_wire() {
 }
 
 # Starts a client of CELL on its own, in the client cgroup, pinned (for the languages' handlers).
-start_client() {
+start_handler_client() {
   local cell="$1" dir="$2" host="$3" port="$4"
   local -a argv pin=()
   mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$dir")
@@ -298,9 +319,11 @@ protocol_has_metadata() {
 # does not answer ends the cell, as for the vectors.
 check_metadata() {
   local cell_dir="$1" protocol="$2" rc=0
+  METADATA_RC=0
   protocol_has_metadata "$protocol" || return 0
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"metadata\", \"protocol\": \"$protocol\"}" || rc=$?
   if ((rc >= 2)); then
+    METADATA_RC=$rc
     record "$cell_dir" "{\"kind\": \"vectors\", \"pass\": $PASS}"
     record_lost_client "$cell_dir" "$rc" "metadata: " workloads || true
     return 1
@@ -323,20 +346,20 @@ record_client_failure() {
   record_rest "$cell_dir" "$status" "$what: $CLIENT_ERROR$note"
 }
 
-# Runs the vectors and, only when they all passed or are unsupported (or failed as known), the timed
-# workloads.
-drive_client() {
-  local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0 least_s=0 slug
-  client_for_cell "$cell" "$cell_dir" "$host" "$SERVER_PORT"
-  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $SERVER_PORT}" || rc=$?
+# connect_vectors CELL_DIR PROTOCOL HOST PORT CLIENT_AGE SERVER_AGE: the active client connects to the server
+# at HOST:PORT, answers the contract's vectors and, where the registry names published metadata, whether it can
+# consume it; the connect answer (with each process's age: new or kept), the vectors and the metadata are the
+# cell's. Returns 1 when the cell ends here, its rest recorded, with client_call's status in CONNECT_VECTORS_RC.
+connect_vectors() {
+  local cell_dir="$1" protocol="$2" host="$3" port="$4" client_age="$5" server_age="$6" rc=0
+  CONNECT_VECTORS_RC=0
+  client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $port}" || rc=$?
   if ((rc != 0)); then
     record_client_failure "$cell_dir" "$rc" connect
-    return
+    CONNECT_VECTORS_RC=$rc
+    return 1
   fi
   # the runner's own facts beside the client's: whether each process is new to this cell
-  local client_age=kept server_age=kept
-  ((CLIENT_NEW != 1)) || client_age=new
-  ((SERVER_NEW != 1)) || server_age=new
   if [[ "$CLIENT_ANSWER" =~ ^[[:space:]]*(\{.*[^[:space:]{])[[:space:]]*\}[[:space:]]*$ ]]; then
     printf '%s, "processes": {"client": "%s", "server": "%s"}}\n' "${BASH_REMATCH[1]}" "$client_age" "$server_age" \
       >"$cell_dir/connect.json"
@@ -347,21 +370,48 @@ drive_client() {
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"vectors\", \"protocol\": \"$protocol\"}" || rc=$?
   if ((rc != 0)); then
     record_client_failure "$cell_dir" "$rc" vectors
-    return
+    CONNECT_VECTORS_RC=$rc
+    return 1
   fi
   printf '%s\n' "$CLIENT_ANSWER" >"$cell_dir/vectors.json"
-  check_metadata "$cell_dir" "$protocol" || return 0
+  if ! check_metadata "$cell_dir" "$protocol"; then
+    CONNECT_VECTORS_RC=$METADATA_RC
+    return 1
+  fi
   record "$cell_dir" "{\"kind\": \"vectors\", \"pass\": $PASS}"
+}
+
+# The cell's vectors did not all pass (and not as known failures): its workloads are not timed.
+record_untimed() {
+  record "$1" "{\"kind\": \"status\", \"pass\": $PASS, \"status\": \"fail\", \"from\": \"workloads\", \"blocked_by\": \"vectors\", \"reason\": \"not timed: the cell's vectors did not all pass (correctness before speed)\"}"
+}
+
+# Runs the vectors and, only when they all passed or are unsupported (or failed as known), the timed
+# workloads. A cell whose vectors the warm phase ran (.timing: they let it be timed) reconnects and goes
+# straight to its workloads.
+drive_client() {
+  local cell="$1" cell_dir="$2" protocol="$3" host="$4" rc=0 client_age=kept server_age=kept
+  client_for_cell "$cell" "$cell_dir" "$host" "$SERVER_PORT"
+  point_scratch "$CLIENT_KEY" "$SERVER_KEY"
+  if ((CLIENT_NEW)); then jit_track "client|$CLIENT_KEY" "$CLIENT_PID" "$CELL_CLIENT_JIT" "$CELL_CLIENT_WARMUP_MAX"; fi
+  if [[ -e "$cell_dir/.timing" ]]; then
+    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $SERVER_PORT}" || rc=$?
+    if ((rc != 0)); then
+      record_client_failure "$cell_dir" "$rc" connect
+      return
+    fi
+    run_workloads "$cell_dir" "$protocol" || true
+    return
+  fi
+  ((CLIENT_NEW != 1)) || client_age=new
+  ((SERVER_NEW != 1)) || server_age=new
+  connect_vectors "$cell_dir" "$protocol" "$host" "$SERVER_PORT" "$client_age" "$server_age" || return 0
   if ! times_workloads "$protocol"; then
     return
   elif vectors_allow_timing "$cell_dir" "$CELL_NAME"; then
-    if ((HONOUR_WARMUP_S)); then
-      slug="${cell_dir%/pass*}"
-      least_s=$(owed_warmup_s "${slug##*/}")
-    fi
-    run_workloads "$cell_dir" "$protocol" "$least_s" || true
+    run_workloads "$cell_dir" "$protocol" || true
   else
-    record "$cell_dir" "{\"kind\": \"status\", \"pass\": $PASS, \"status\": \"fail\", \"from\": \"workloads\", \"blocked_by\": \"vectors\", \"reason\": \"not timed: the cell's vectors did not all pass (correctness before speed)\"}"
+    record_untimed "$cell_dir"
   fi
 }
 
@@ -403,8 +453,13 @@ run_cell() {
     fi
   done
   local steal_before calibration
-  [[ "$protocol" == "$LIVE_PROTOCOL" ]] || retire_processes
+  if [[ -n "$LIVE_PROTOCOL" && "$protocol" != "$LIVE_PROTOCOL" ]]; then retire_processes "$LIVE_PROTOCOL"; fi
   LIVE_PROTOCOL="$protocol" CLIENT_LOST=0
+  if [[ -e "$cell_dir/.settled" ]]; then
+    # the warm phase ended the cell (its server never got ready, its client failed): its facts are all there
+    record "$cell_dir" "{\"kind\": \"cell_end\", \"pass\": $PASS, \"steal_ticks\": 0, \"calibration_ns\": null}"
+    return
+  fi
   steal_before=$(steal_ticks)
   # the host's CPU probe goes beside timed figures only (42 ms of CPU a cell: certify has 135 such cells)
   calibration=null
@@ -414,6 +469,7 @@ run_cell() {
     record_rest "$cell_dir" error "$READY_ERROR: $(tail -n 3 "$cell_dir/server.log" | tr '\n' ' ')"
     retire_server_after_cell=1
   else
+    if ((SERVER_NEW)); then jit_track "server|$SERVER_KEY" "$SERVER_PID" "$CELL_SERVER_JIT" "$CELL_SERVER_WARMUP_MAX"; fi
     drive_client "$cell" "$cell_dir" "$protocol" "$host"
     release_client
     retire_server_after_cell=0

@@ -26,14 +26,15 @@ cgroup_create() {
     CGROUP_DIR="/sys/fs/cgroup/cpuacct/rpcmatrix-$tag" CGROUP_KIND="v1"
   fi
   [[ -n "$CGROUP_DIR" ]] || return 1
-  mkdir -p "$CGROUP_DIR/server" "$CGROUP_DIR/client" "$CGROUP_DIR/parked" 2>/dev/null || {
+  mkdir -p "$CGROUP_DIR/server" "$CGROUP_DIR/client" "$CGROUP_DIR/parked" "$CGROUP_DIR/warming" 2>/dev/null || {
     cgroup_destroy
     return 1
   }
 }
 
 # cpuset_create TAG: the server gets the last CPU, the client the first (CPU 0 also takes most of the
-# machine's housekeeping, and the client is idle while it waits). Needs two CPUs or more.
+# machine's housekeeping, and the client is idle while it waits); processes warming up together, whose calls are
+# not timed, share every CPU (warming). Needs two CPUs or more.
 cpuset_create() {
   local tag="$1" cpus last mems
   cpus=$(nproc 2>/dev/null || echo 1)
@@ -48,10 +49,11 @@ cpuset_create() {
     mems=$(<"/sys/fs/cgroup/cpuset/cpuset.mems")
     if { cat /sys/fs/cgroup/cpuset/cpuset.cpus >"$CPUSET_DIR/cpuset.cpus" &&
       printf '%s\n' "$mems" >"$CPUSET_DIR/cpuset.mems" &&
-      mkdir "$CPUSET_DIR/server" "$CPUSET_DIR/client" "$CPUSET_DIR/parked" &&
+      mkdir "$CPUSET_DIR/server" "$CPUSET_DIR/client" "$CPUSET_DIR/parked" "$CPUSET_DIR/warming" &&
       printf '%s\n' "$last" >"$CPUSET_DIR/server/cpuset.cpus" && printf '%s\n' "$mems" >"$CPUSET_DIR/server/cpuset.mems" &&
       printf '0\n' >"$CPUSET_DIR/client/cpuset.cpus" && printf '%s\n' "$mems" >"$CPUSET_DIR/client/cpuset.mems" &&
-      printf '0\n' >"$CPUSET_DIR/parked/cpuset.cpus" && printf '%s\n' "$mems" >"$CPUSET_DIR/parked/cpuset.mems"; } 2>/dev/null; then
+      printf '0\n' >"$CPUSET_DIR/parked/cpuset.cpus" && printf '%s\n' "$mems" >"$CPUSET_DIR/parked/cpuset.mems" &&
+      printf '0-%s\n' "$last" >"$CPUSET_DIR/warming/cpuset.cpus" && printf '%s\n' "$mems" >"$CPUSET_DIR/warming/cpuset.mems"; } 2>/dev/null; then
       PIN_NOTE="server on CPU $last, client on CPU 0 (cpuset cgroups); the runner itself is not pinned"
       return 0
     fi
@@ -122,13 +124,13 @@ cgroup_cpu_us() {
 
 cpuset_destroy() {
   [[ -n "$CPUSET_DIR" ]] || return 0
-  rmdir "$CPUSET_DIR/server" "$CPUSET_DIR/client" "$CPUSET_DIR/parked" "$CPUSET_DIR" 2>/dev/null || true
+  rmdir "$CPUSET_DIR/server" "$CPUSET_DIR/client" "$CPUSET_DIR/parked" "$CPUSET_DIR/warming" "$CPUSET_DIR" 2>/dev/null || true
   CPUSET_DIR=""
 }
 
 cgroup_destroy() {
   cpuset_destroy
   [[ -n "$CGROUP_DIR" ]] || return 0
-  rmdir "$CGROUP_DIR/server" "$CGROUP_DIR/client" "$CGROUP_DIR/parked" "$CGROUP_DIR" 2>/dev/null || true
+  rmdir "$CGROUP_DIR/server" "$CGROUP_DIR/client" "$CGROUP_DIR/parked" "$CGROUP_DIR/warming" "$CGROUP_DIR" 2>/dev/null || true
   CGROUP_DIR=""
 }

@@ -33,15 +33,20 @@ filter_cells() {
 }
 
 # read_cell CELL_JSON: the cell's fields into CELL_NAME, CELL_SLUG, CELL_PROTOCOL, CELL_SERVER, CELL_CLIENT,
-# CELL_SERVER_LANGUAGE, CELL_CLIENT_LANGUAGE, CELL_UNSUPPORTED, CELL_ERROR and its roles' argv templates
-# (CELL_SERVER_ARGV, CELL_CLIENT_ARGV: arrays), with one jq for all; a cell read last time is not read again.
+# CELL_SERVER_LANGUAGE, CELL_CLIENT_LANGUAGE, CELL_UNSUPPORTED, CELL_ERROR, each role's JIT threads and warm-up
+# bound (CELL_SERVER_JIT, CELL_CLIENT_JIT, CELL_SERVER_WARMUP_MAX, CELL_CLIENT_WARMUP_MAX) and its roles' argv
+# templates (CELL_SERVER_ARGV, CELL_CLIENT_ARGV: arrays), with one jq for all; a cell read last time is not read
+# again.
 CELL_JSON=""
 read_cell() {
   [[ "$1" != "$CELL_JSON" ]] || return 0
   local server_argv client_argv
   IFS=$'\x1f' read -r -d '' CELL_NAME CELL_SLUG CELL_PROTOCOL CELL_SERVER CELL_CLIENT CELL_SERVER_LANGUAGE \
-    CELL_CLIENT_LANGUAGE CELL_UNSUPPORTED CELL_ERROR server_argv client_argv < <(jq -j '[.name, .slug, .protocol,
+    CELL_CLIENT_LANGUAGE CELL_UNSUPPORTED CELL_ERROR CELL_SERVER_JIT CELL_CLIENT_JIT CELL_SERVER_WARMUP_MAX \
+    CELL_CLIENT_WARMUP_MAX server_argv client_argv < <(jq -j '[.name, .slug, .protocol,
       .server, .client, .server_language, .client_language, (.unsupported // ""), (.error // ""),
+      (.server_jit_threads // ""), (.client_jit_threads // ""), (.server_warmup_max_s // 0 | tostring),
+      (.client_warmup_max_s // 0 | tostring),
       ((.server_argv // []) | join("\u001e")), ((.client_argv // []) | join("\u001e"))] | join("\u001f")' <<<"$1") || true
   CELL_SERVER_ARGV=() CELL_CLIENT_ARGV=()
   if [[ -n "$server_argv" ]]; then IFS=$'\x1e' read -r -d '' -a CELL_SERVER_ARGV <<<"$server_argv" || true; fi

@@ -65,7 +65,7 @@ remove_leftovers() {
     if [[ -d "$dir/rpcmatrix-$tag" ]]; then dirs+=("$dir/rpcmatrix-$tag"); fi
   done
   for dir in "${dirs[@]}"; do
-    for sub in server client parked; do
+    for sub in server client parked warming; do
       # cgroup files report a size of 0: read them
       if [[ -r "$dir/$sub/cgroup.procs" ]]; then mapfile -t -O "${#pids[@]}" pids <"$dir/$sub/cgroup.procs"; fi
     done
@@ -76,14 +76,14 @@ remove_leftovers() {
     for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
   fi
   for dir in "${dirs[@]}"; do
-    for sub in server client parked; do
+    for sub in server client parked warming; do
       tries=0
       while [[ -r "$dir/$sub/cgroup.procs" && -n "$(<"$dir/$sub/cgroup.procs")" ]] && ((tries < 50)); do
         sleep 0.1
         tries=$((tries + 1))
       done
     done
-    rmdir "$dir/server" "$dir/client" "$dir/parked" "$dir" 2>/dev/null || warn "could not remove $dir"
+    rmdir "$dir/server" "$dir/client" "$dir/parked" "$dir/warming" "$dir" 2>/dev/null || warn "could not remove $dir"
   done
   local ns
   for ns in "rpcmatrix-$tag" "rpcmatrix-$tag-client"; do

@@ -74,8 +74,6 @@ select_cells() {
   CELL_LINES=$(<"$dir/cells.jsonl")
   LEFT_OUT_JSON=$(<"$dir/left-out.json")
   MANIFESTS_JSON=$(<"$dir/manifests.json")
-  local slug columns
-  while read -r slug columns; do WARMUP_OWED["$slug"]="$columns"; done <"$dir/warmup.tsv"
   rm -rf "$dir"
   [[ -n "$CELL_LINES" ]] || die "no cell matches the selection"
 }
@@ -161,9 +159,9 @@ stop_processes() {
 # cgroups.
 stop_lanes() {
   local pid
-  for pid in "${LANE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${LANE_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  LANE_PIDS=()
+  for pid in "${LANE_PIDS[@]}" "${WARM_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${LANE_PIDS[@]}" "${WARM_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  LANE_PIDS=() WARM_PIDS=()
 }
 
 cleanup() {
@@ -293,8 +291,9 @@ FLOOR_COUNTS=()
 
 # measure_adjacent_floor CELL_JSON: before the first cell of each server group (a protocol and a server
 # implementation) that runs, the floor again, so that every cell is set against a floor taken minutes, not
-# a pass, away from it: the path's latency moves within a pass on a virtual machine. The previous group's
-# server goes first (it would have gone with this cell anyway), so the floor runs beside parked clients only.
+# a pass, away from it: the path's latency moves within a pass on a virtual machine. The previous protocol's
+# processes go first (they would have gone with this cell anyway), so the floor runs beside idle, parked
+# processes only.
 # Sets ADJACENT_FLOOR to its folder, relative to the run (empty when the profile takes no floor).
 measure_adjacent_floor() {
   local group
@@ -302,8 +301,7 @@ measure_adjacent_floor() {
   read_cell "$1"
   group="$CELL_PROTOCOL|$CELL_SERVER"
   [[ -z "$CELL_UNSUPPORTED$CELL_ERROR" && "$group" != "$FLOOR_GROUP" ]] || return 0
-  [[ "$CELL_PROTOCOL" == "$LIVE_PROTOCOL" ]] || retire_processes
-  retire_server
+  if [[ -n "$LIVE_PROTOCOL" && "$CELL_PROTOCOL" != "$LIVE_PROTOCOL" ]]; then retire_processes "$LIVE_PROTOCOL"; fi
   ADJACENT_FLOOR="floor/pass$PASS/before-$CELL_SLUG"
   measure_floor "$OUT/$ADJACENT_FLOOR" adjacent_floor
   FLOOR_GROUP="$group"
@@ -320,7 +318,7 @@ measure_handlers() {
     [[ -n "$cell" ]] || continue
     dir="$OUT/handlers/$lang"
     mkdir -p "$dir"
-    start_client "$cell" "$dir" 127.0.0.1 9
+    start_handler_client "$cell" "$dir" 127.0.0.1 9
     while read -r name size warmup calls reps min_ms max_calls; do
       [[ -n "$name" ]] || continue
       rc=0
@@ -369,10 +367,39 @@ run_matrix() {
     first=$(((PASS - 1) * total / PASSES + 1))
     if ((LANES > 1)); then
       run_lanes "$total" "$first"
+    elif ((WARM_PHASE)); then
+      run_phases "$total" < <(shuffled_cells --warm-processes "$WARM_PROCESSES" | awk -v i="$first" '{ print i++ "\t" $0 }')
     else
       run_cells "$total" < <(shuffled_cells | awk -v i="$first" '{ print i++ "\t" $0 }')
     fi
   done
+}
+
+# run_phases TOTAL: the cells on stdin ("<index>\t<phase>\t<cell JSON>" lines, in the pass's order), phase by
+# phase (plan.warm_chunks: a group of protocols): the phase's processes warmed together (warm_phase), then its
+# cells run one at a time (run_cells).
+run_phases() {
+  local total="$1" index phase cell current=""
+  local -a lines=()
+  while IFS=$'\t' read -r index phase cell; do
+    if [[ -n "$current" && "$phase" != "$current" ]]; then
+      run_phase "$total" "${lines[@]}"
+      lines=()
+    fi
+    current="$phase"
+    lines+=("$index"$'\t'"$cell")
+  done
+  if ((${#lines[@]} > 0)); then run_phase "$total" "${lines[@]}"; fi
+}
+
+# run_phase TOTAL LINE...: one warm phase and its cells ("<index>\t<cell JSON>" lines).
+run_phase() {
+  local total="$1"
+  shift
+  WARM_DIRS_UNFOLDED=1
+  warm_phase < <(printf '%s\n' "$@")
+  run_cells "$total" < <(printf '%s\n' "$@")
+  WARM_DIRS_UNFOLDED=0
 }
 
 # run_cells TOTAL: the cells on stdin ("<index>\t<cell JSON>" lines, in the pass's order), each run, folded
@@ -395,6 +422,7 @@ run_cells() {
     gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" "$ADJACENT_FLOOR" </dev/null
     IFS=$'\t' read -r work summary < <(end_cell "$OUT/cells/$slug/pass$PASS")
     journal "$PASS" "$name"
+    FOLDED_DIRS["$OUT/cells/$slug/pass$PASS"]=1
     DONE_WORK=$((DONE_WORK + work))
     left=0
     if ((DONE_WORK > 0 && PLANNED > DONE_WORK)); then
@@ -525,8 +553,15 @@ run_command() {
   STEADY=$(jq -c '.steady // {"tolerance": 0.1, "max_ms": 0}' "$OUT/plan/profile.json")
   COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")
   COUNT_MS=$(jq -r '.count_ms // 250' "$OUT/plan/profile.json")
-  # A profile that only proves the paths (smoke) may skip the implementations' least warm-up times.
-  HONOUR_WARMUP_S=$(jq -r 'if .implementation_warmup == false then 0 else 1 end' "$OUT/plan/profile.json")
+  # A profile that only proves the paths (smoke) may skip waiting for the implementations' JIT compilers.
+  JIT_WARMUP=$(jq -r 'if .implementation_warmup == false then 0 else 1 end' "$OUT/plan/profile.json")
+  read -r WARM_TASKS WARM_PROCESSES JIT_QUIET_PERMILLE JIT_WINDOW_MS < <(jq -r '"\(.warm_phase.tasks) \(.warm_phase.processes) \(.jit_quiet.share * 1000 | floor) \(.jit_quiet.window_s * 1000 | floor)"' \
+    "$OUT/plan/profile.json")
+  # a profile that times workloads, its processes kept and its cells one at a time, warms them in phases
+  WARM_PHASE=0
+  if ((KEEP_PROCESSES && LANES == 1)) && [[ -n "$(find "$OUT/plan" -name '*.tsv' -size +0 -print -quit)" ]]; then
+    WARM_PHASE=1
+  fi
   PASS=1
   if [[ "$(jq -r '.handler // false' "$OUT/plan/profile.json")" == true ]] && ! is_finished 1 stage:handlers; then
     info "the languages' handlers, in process"

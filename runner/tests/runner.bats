@@ -239,63 +239,87 @@ interrupted_run() {
 @test "the measuring sequence: the whole cell warmed until steady, then prepare, warm-up and repetitions per workload" {
   run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→alpha'
   [ "$status" -eq 0 ]
-  local log="$OUT/cells/echo__alpha-to-alpha/pass1/client.log" first_measure last_steady
-  first_measure=$(grep -n '"cmd": "measure"' "$log" | head -n 1 | cut -d: -f1)
+  local log="$OUT/cells/echo__alpha-to-alpha/pass1/client.log" first_fixed last_steady
+  # the cell's own warm-up: each workload until steady, then one untimed repetition of it (prepare, measure,
+  # samples: the timing loop compiled too), before the first workload's fixed warm-up
+  first_fixed=$(grep -n '"cmd": "warmup"' "$log" | grep -v until_steady | head -n 1 | cut -d: -f1)
   last_steady=$(grep -n 'until_steady' "$log" | tail -n 1 | cut -d: -f1)
   [ "$(grep -c 'until_steady' "$log")" -eq 4 ] # every workload of the plan
-  [ "$last_steady" -lt "$first_measure" ]
+  [ "$last_steady" -lt "$first_fixed" ]
+  sed -n "1,${first_fixed}p" "$log" | grep -v '^tcp_early_retrans' | grep -A 3 '"workload": "echoInt32".*until_steady' |
+    sed -n 2,4p | jq -r .cmd | paste -sd' ' |
+    grep -qx 'prepare measure samples'
   # per workload: prepare, then the fixed warm-up, then one measure per repetition, then samples
   # (the lines the fake client logs besides the commands left out)
-  grep -v '^tcp_early_retrans' "$log" | grep -A 5 '"cmd": "prepare", "workload": "echoInt32"' | sed -n 2,5p | jq -r .cmd |
-    paste -sd' ' |
-    grep -qx 'warmup measure measure samples'
+  sed -n "${first_fixed},\$p" "$log" | grep -v '^tcp_early_retrans' | grep -A 5 '"cmd": "prepare", "workload": "echoInt32"' |
+    sed -n 2,5p | jq -r .cmd | paste -sd' ' | grep -qx 'warmup measure measure samples'
   record_holds 'echo/alpha→alpha' ping '.warmup_steady.batches >= 1 and (.warmup_steady.steady | type) == "boolean"'
 }
 
-@test "an implementation's warmup_s: the cell's warm-up passes repeat until that much time has gone" {
+@test "a JIT runtime's process warms until its compiler threads go quiet, in a warm phase before its cells" {
+  # alpha-fast declares its JIT's threads (FakeJIT: 2 s of CPU once warm-up calls begin); plain alpha has none
   run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha-fast→alpha' --cell 'echo/alpha→alpha'
   [ "$status" -eq 0 ]
-  local passes_fast passes_plain
-  passes_fast=$(grep -c 'until_steady' "$OUT/cells/echo__alpha-fast-to-alpha/pass1/client.log")
-  passes_plain=$(grep -c 'until_steady' "$OUT/cells/echo__alpha-to-alpha/pass1/client.log")
-  [ "$passes_plain" -eq 4 ]        # one pass over the 4 workloads
-  [ "$passes_fast" -gt 4 ]         # 2 s of warm-up take more than one pass of fake calls
-  [ $((passes_fast % 4)) -eq 0 ]   # whole passes over the workloads
-  jq -e '.warmup_s == 2' "$OUT/cells/echo__alpha-fast-to-alpha/cell.json" >/dev/null
-  # a profile with "implementation_warmup": false (only proving the paths) makes one pass
+  local fast="$OUT/cells/echo__alpha-fast-to-alpha/pass1" plain="$OUT/cells/echo__alpha-to-alpha/pass1"
+  # the warm phase made rounds over the 4 workloads until the fake JIT had spent its 2 s and a window (1 s) of
+  # calls went by quiet; a cell without a JIT made none there
+  [ "$(wc -l <"$fast/warm-phase.jsonl")" -gt 4 ]
+  [ ! -e "$plain/warm-phase.jsonl" ]
+  record_holds 'echo/alpha-fast→alpha' ping '.warm_phase.client.jit and .warm_phase.client.ended == "quiet"
+    and .warm_phase.client.warm_s >= 2 and .warm_phase.client.share < 0.05 and .warm_phase.client.window_ms >= 1000
+    and (.warm_phase.server.jit | not)'
+  # each cell then warmed once on its own (one pass over the workloads) before it was timed; the JIT's CPU over
+  # the timed repetitions is in the record
+  [ "$(wc -l <"$fast/warmup.jsonl")" -eq 4 ]
+  [ "$(wc -l <"$plain/warmup.jsonl")" -eq 4 ]
+  record_holds 'echo/alpha-fast→alpha' ping '.jit_cpu.client_ms >= 0 and (.jit_cpu | has("server_ms") | not)'
+  record_holds 'echo/alpha→alpha' ping '(has("jit_cpu") | not) and (.warm_phase.client.jit | not)'
+  jq -e '.client_jit_threads == "^FakeJIT$" and .client_warmup_max_s == 20' "$OUT/cells/echo__alpha-fast-to-alpha/cell.json" >/dev/null
+  # a profile with "implementation_warmup": false (only proving the paths) waits for no JIT: one pass
   run "$RPCM" run "${FAST[@]}" --profile timed --cell 'echo/alpha-fast→alpha' --out "$OUT-timed"
   [ "$status" -eq 0 ]
   [ "$(grep -c 'until_steady' "$OUT-timed/cells/echo__alpha-fast-to-alpha/pass1/client.log")" -eq 1 ]
+  # a JIT that never goes quiet stops the warm-up at its bound (warmup_max_s), and the report says so
+  cp -r "$FIX" "$BATS_TEST_TMPDIR/busy-jit"
+  jq '(.implementations[] | select(.name == "fast")) |= (.client[-1] = "60" | .warmup_max_s = 3)' "$FIX/alpha/manifest.json" \
+    >"$BATS_TEST_TMPDIR/busy-jit/alpha/manifest.json"
+  run "$RPCM" run "${FAST[@]}" --manifests "$BATS_TEST_TMPDIR/busy-jit" --cell 'echo/alpha-fast→alpha' --out "$OUT-busy"
+  [ "$status" -eq 0 ]
+  OUT="$OUT-busy" record_holds 'echo/alpha-fast→alpha' ping '.warm_phase.client.ended == "bound"
+    and .warm_phase.client.share > 0.5 and .warm_phase.client.warm_s >= 3 and .warm_phase.client.warm_s < 20
+    and .jit_cpu.client_share > 0.5'
+  grep -q 'JIT still compiling' "$OUT-busy/report/echo.md"
 }
 
-@test "processes are kept across the cells of a pass: one per server and per client implementation, each warmed once" {
+@test "processes are kept across the cells of a pass: one per server and per client implementation, warmed together first" {
   run "$RPCM" run "${FAST[@]}" --protocol echo
   [ "$status" -eq 0 ]
   [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-server-*' | wc -l)" -eq 2 ]
   [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-client-*' | wc -l)" -eq 3 ]
   [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell) | map(.processes.client) | sort | join(",")' "$OUT/results.jsonl")" = "kept,kept,kept,new,new,new" ]
   [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell) | map(.processes.server) | sort | join(",")' "$OUT/results.jsonl")" = "kept,kept,kept,kept,new,new" ]
-  # the client with warmup_s 2 owes it in its first cell only; its second cell warms one pass (4 workloads)
-  local counts
-  counts=$(for d in "$OUT"/cells/echo__alpha-fast-to-*/pass1; do wc -l <"$d/warmup.jsonl"; done | sort -n | paste -sd' ')
-  [[ "$counts" =~ ^4\ ([0-9]+)$ ]]
-  [ "${BASH_REMATCH[1]}" -gt 4 ]
-  # with peer_warmup_s the same client re-warms in each of its later cells
-  cp -r "$FIX" "$BATS_TEST_TMPDIR/per-peer"
-  jq '(.implementations[] | select(.name == "fast")) += {"peer_warmup_s": 2}' "$FIX/alpha/manifest.json" \
-    >"$BATS_TEST_TMPDIR/per-peer/alpha/manifest.json"
-  run "$RPCM" run "${FAST[@]}" --manifests "$BATS_TEST_TMPDIR/per-peer" --protocol echo --client alpha-fast --out "$OUT-per-peer"
-  [ "$status" -eq 0 ]
-  for d in "$OUT-per-peer"/cells/echo__alpha-fast-to-*/pass1; do [ "$(wc -l <"$d/warmup.jsonl")" -gt 4 ]; done
+  # the warm phase crossed every client with every server (connect and vectors) before any cell was timed (the
+  # first fixed warm-up of a timed workload)
+  local log
+  for log in "$OUT"/processes/pass1/*-client-*/client.log; do
+    [ "$(grep -c '"cmd": "vectors"' "$log")" -eq 2 ]
+    [ "$(grep -n '"cmd": "vectors"' "$log" | tail -n 1 | cut -d: -f1)" -lt \
+      "$(grep -n '"cmd": "warmup"' "$log" | grep -v until_steady | head -n 1 | cut -d: -f1)" ]
+  done
+  # the client with a JIT warmed there until quiet, then each of its cells warmed one pass (4 workloads) of its own
+  for d in "$OUT"/cells/echo__alpha-fast-to-*/pass1; do [ "$(wc -l <"$d/warmup.jsonl")" -eq 4 ]; done
+  [ "$(cat "$OUT"/cells/echo__alpha-fast-to-*/pass1/warm-phase.jsonl | wc -l)" -gt 4 ]
   # a cell's folder links to the logs of the processes it used
   [ -L "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ]
   [ -s "$OUT/cells/echo__beta-to-alpha/pass1/client.log" ]
   grep -q '"cmd": "connect", "host"' "$OUT/cells/echo__beta-to-alpha/pass1/client.log"
-  # --fresh-processes: a new pair for every cell
+  # --fresh-processes: a new pair for every cell, each warmed in its cell (no warm phase)
   run "$RPCM" run "${FAST[@]}" --protocol echo --fresh-processes --out "$OUT-fresh"
   [ "$status" -eq 0 ]
   [ "$(find "$OUT-fresh/processes/pass1" -maxdepth 1 -name '*-server-*' | wc -l)" -eq 6 ]
   [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell) | map(.processes.client, .processes.server) | unique | join(",")' "$OUT-fresh/results.jsonl")" = "new" ]
+  [ -z "$(find "$OUT-fresh/cells" -name warm-phase.jsonl)" ]
+  for d in "$OUT-fresh"/cells/echo__alpha-fast-to-*/pass1; do [ "$(wc -l <"$d/warmup.jsonl")" -gt 4 ]; done
 }
 
 @test "a repetition lasts at least min_ms, however few calls it needs" {
@@ -367,10 +391,10 @@ interrupted_run() {
   # the segments each side resent, counted over the same calls: none on this quiet pair
   record_holds 'echo/alpha→beta' ping '.wire_per_call | .retransmitted_c2s == 0 and .retransmitted_s2c == 0'
   # TCP's tail loss probes off while counting (the fake client logs its namespace's setting at each measure),
-  # at the namespace's default while timing
+  # at the namespace's default while warming (one untimed repetition) and timing (two)
   local log="$OUT/cells/echo__alpha-to-beta/pass1/client.log"
   [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 1,' "$log" | grep -c '^tcp_early_retrans 0$')" -eq 1 ]
-  [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 3,' "$log" | grep -c '^tcp_early_retrans [1-9]$')" -eq 2 ]
+  [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 3,' "$log" | grep -c '^tcp_early_retrans [1-9]$')" -eq 3 ]
   jq -e '.run.wire | contains("tail loss probes off while counting")' "$OUT/env.json" >/dev/null
   # and the sockets in TIME_WAIT on each side after the timed calls
   record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'
@@ -437,6 +461,16 @@ interrupted_run() {
   run "$RPCM" run "${FAST[@]}" --protocol published,echo --cell 'published/alpha→alpha,echo/alpha→alpha'
   [ "$status" -eq 0 ]
   [ "$(record_of 'published/alpha→alpha' vectors .status)" = pass ] # the client found the server through {cell}
+  # each server has a {cell} of its own and each client's points to the server of its cell, though a protocol's
+  # servers live at once: every client reached the port its cell's server left there
+  run "$RPCM" run "${FAST[@]}" --protocol published --out "$OUT-both"
+  [ "$status" -eq 0 ]
+  local cell port
+  for cell in "$OUT-both"/cells/published__*/pass1; do
+    port=$(jq -r .port "$cell/server.out")
+    [ "$(jq -r .facts.port "$cell/connect.json")" = "$port" ]
+  done
+  [ "$(jq -sr '[.[] | select(.workload == "vectors") | .facts.client.port] | unique | length' "$OUT-both/results.jsonl")" -eq 2 ]
   [ "$(record_of 'published/alpha→alpha' vectors .metadata.consumable)" = true ]
   [ "$(record_of 'echo/alpha→alpha' vectors .metadata)" = null ] # echo's registry entry names no metadata
   grep -q '"cmd": "metadata"' "$OUT/cells/"published*/pass1/client.log
@@ -461,7 +495,8 @@ interrupted_run() {
   [ "$SECONDS" -lt 60 ]
   [ "$(record_of 'hang/alpha→alpha' vectors .status)" = pass ]
   [ "$(record_of 'hang/alpha→alpha' ping .status)" = timeout ]
-  [ "$(record_of 'hang/alpha→alpha' ping .reason)" = "client did not answer within 3s" ]
+  # its first measure is the untimed repetition of its warm-up
+  [ "$(record_of 'hang/alpha→alpha' ping .reason)" = "warm-up: client did not answer within 3s" ]
   [ "$(record_of 'hang/alpha→alpha' getItems10 .status)" = timeout ]
   [ "$(exit_of 'hang/alpha→alpha')" = 137 ]
   # shellcheck disable=SC2016 # the backticks are Markdown's, not a command substitution
@@ -473,7 +508,7 @@ interrupted_run() {
   [ "$status" -eq 1 ]
   [ "$(record_of 'dies/alpha→alpha' vectors .status)" = pass ]
   [ "$(record_of 'dies/alpha→alpha' ping .status)" = error ]
-  [[ "$(record_of 'dies/alpha→alpha' ping .reason)" == "client exited"* ]]
+  [[ "$(record_of 'dies/alpha→alpha' ping .reason)" == "warm-up: client exited"* ]]
   [ "$(record_of 'dies/alpha→alpha' getItems10 .status)" = error ]
   [ "$(record_of 'echo/alpha→alpha' getItems10 .status)" = pass ]
 }

@@ -69,23 +69,22 @@ def test_plan_filters_by_profile_size_and_protocol():
     assert [r["calls"] for r in rows] == [1000] * 8 and rows[0]["repetitions"] == 12
 
 
-def test_estimate_counts_the_implementations_least_warm_up(tmp_path):
+def test_estimate_counts_the_jit_warm_up_a_new_process_is_expected_to_need(tmp_path):
     plan.write_plans(tmp_path, IDL, "default", ["rawtcp"], 1, 7)
     cell = {"protocol": "rawtcp"}
     plain = plan.estimate_seconds(tmp_path, cell)
-    jit = plan.estimate_seconds(tmp_path, cell | {"warmup_s": 90})
-    assert jit >= 90 > plain > 0
+    jit = plan.estimate_seconds(tmp_path, cell | {"server_jit_threads": "^C2", "server_warmup_max_s": 180})
+    assert jit >= 90 > plain > 0  # half its bound
+    # a bound without a JIT to wait for counts nothing
+    assert plan.estimate_seconds(tmp_path, cell | {"server_warmup_max_s": 180}) == plain
     assert plan.estimate_seconds(tmp_path, cell | {"unsupported": "no library"}) == 0
-    # kept processes owe their least warm-up once per pass: the second cell of the same pair owes none
-    pair = cell | {"server": "java", "client": "java", "warmup_s": 90, "server_warmup_s": 90, "client_warmup_s": 90}
-    other_client = pair | {"client": "python", "client_warmup_s": 0}
+    # kept processes warm their JIT once per pass: the second cell of the same pair expects none
+    pair = cell | {"server": "java", "client": "java", "server_jit_threads": "^C2", "client_jit_threads": "^C2",
+                   "server_warmup_max_s": 180, "client_warmup_max_s": 180}
+    other_client = pair | {"client": "python", "client_jit_threads": ""}
     kept = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=True)
     fresh = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=False)
     assert kept == 2 * (jit + 2 * plain) and fresh == 2 * (3 * jit)
-    # a kept process that re-warms with each new peer owes its peer_warmup_s in every later cell
-    rewarm = [c | {"server_peer_warmup_s": 20, "client_peer_warmup_s": 20} for c in (pair, pair)]
-    assert plan.estimate_run(tmp_path, rewarm, 1, kept=True) == jit + plan.estimate_seconds(tmp_path, pair, 20)
-    assert jit > plan.estimate_seconds(tmp_path, pair, 20) > plain
 
 
 def test_main_job_times_slow_calls_for_min_ms_not_for_a_call_count():
@@ -113,40 +112,17 @@ def test_shuffled_groups_cells_by_protocol_then_server_in_a_seeded_order():
     assert len(orders) > 1
 
 
-def test_shuffled_overlaps_the_longest_warmups_of_a_protocol_in_its_first_cell():
-    warmups = {"jit": 90, "vm": 12, "plain": 0}
-
+def test_warm_phases_take_consecutive_protocols_until_their_processes_would_pass_the_bound():
     def cell(p, s, c, **more):
-        return json.dumps({"name": f"{p}/{c}→{s}", "protocol": p, "server": s, "client": c,
-                           "server_warmup_s": warmups[s], "client_warmup_s": warmups[c], **more})
-
-    cells = [cell(p, s, c) for p in ("a", "b") for s in warmups for c in warmups]
-    owed_in_all = []
-    for seed in range(20):
-        order = [json.loads(line) for line in plan.shuffled(cells, seed, 1)]
-        firsts = [c for i, c in enumerate(order) if i == 0 or order[i - 1]["protocol"] != c["protocol"]]
-        assert [(c["server"], c["client"]) for c in firsts] == [("jit", "jit")] * 2
-        # the rest stays random: the groups after the first, and the first group's other cells
-        warmed, owed_total = set(), 0
-        for c in order:
-            sides = {role: (c["protocol"], role, c[role]) for role in ("server", "client")}
-            owed_total += max(plan.owed(c, role, side in warmed) for role, side in sides.items())
-            warmed |= set(sides.values())
-        owed_in_all.append(owed_total)
-    # each protocol: 90 s for the jit pair, 12 s for the vm client (first group) and the vm server
-    assert set(owed_in_all) == {2 * (90 + 12 + 12)}
-    assert len({tuple(plan.shuffled(cells, seed, 1)) for seed in range(20)}) > 1
-    # an unsupported cell is never the one picked to warm first
-    blocked = [cell("a", s, c, unsupported="no") if (s, c) == ("jit", "jit") else cell("a", s, c)
-               for s in warmups for c in warmups]
-    first = json.loads(plan.shuffled(blocked, 3, 1)[0])
-    assert (first["server"], first["client"]) == ("jit", "vm")
-    # without declared warm-ups any server and any client may come first
-    plain = [json.dumps({"name": f"a/{c}→{s}", "protocol": "a", "server": s, "client": c})
-             for s in "xyz" for c in "xyz"]
-    firsts = {tuple(json.loads(plan.shuffled(plain, seed, 1)[0])[k] for k in ("server", "client"))
-              for seed in range(30)}
-    assert {s for s, _ in firsts} == set("xyz") and {c for _, c in firsts} == set("xyz")
+        return json.dumps({"name": f"{p}/{c}→{s}", "protocol": p, "server": s, "client": c, **more})
+    # a: 2 servers + 2 clients; b: 1 + 1 (one cell unsupported: its sides count for nothing); c: 3 + 3
+    lines = ([cell("a", s, c) for s in "xy" for c in "xy"]
+             + [cell("b", "x", "x"), cell("b", "x", "z", unsupported="no")]
+             + [cell("c", s, c) for s in "xyz" for c in "xyz"])
+    assert plan.warm_chunks(lines, 6) == [0] * 4 + [0] * 2 + [1] * 9
+    assert plan.warm_chunks(lines, 5) == [0] * 4 + [1] * 2 + [2] * 9  # a protocol alone may pass the bound
+    assert plan.warm_chunks(lines, 100) == [0] * 15
+    assert plan.warm_chunks(lines[4:6], 1) == [0, 0]
 
 
 def test_a_covering_profile_crosses_each_language_pair_once_and_every_implementation():

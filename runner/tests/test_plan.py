@@ -19,14 +19,16 @@ def by_name(cells):
 
 
 def test_every_client_crosses_every_server_and_a_gap_is_a_row_with_a_reason():
-    ms = [manifest("a", {"protocol": "p", "server": ["s"], "client": ["c"], "thread_model": TM, "warmup_s": 3},
+    ms = [manifest("a", {"protocol": "p", "server": ["s"], "client": ["c"], "thread_model": TM,
+                         "jit_threads": "^C[12] ", "warmup_max_s": 30},
                    {"protocol": "p", "name": "fast", "client": ["c2"], "thread_model": TM}),
           manifest("b", {"protocol": "q", "server": ["s"], "client": ["c"], "thread_model": TM})]
     cells = by_name(plan.expand_cells(ms, "", REGISTRY))
     assert list(cells) == ["p/a→a", "p/a→b", "p/a-fast→a", "p/a-fast→b", "p/b→a", "p/b→b",
                            "q/b→b", "q/b→a", "q/a→b", "q/a→a"]  # implementations first, then the gaps
     assert cells["p/a→a"]["unsupported"] is None and cells["p/a→a"]["server_argv"] == ["s"]
-    assert cells["p/a→a"]["warmup_s"] == 3 and cells["p/a-fast→a"]["client_warmup_s"] == 0
+    assert cells["p/a→a"]["server_jit_threads"] == "^C[12] " and cells["p/a→a"]["client_warmup_max_s"] == 30
+    assert cells["p/a-fast→a"]["client_jit_threads"] == "" and cells["p/a-fast→a"]["client_warmup_max_s"] == 0
     assert cells["p/a→b"]["unsupported"] == "not implemented in b" and cells["p/a→b"]["server_argv"] is None
     assert cells["p/b→b"]["unsupported"] == "not implemented in b"  # both sides, one reason
     assert "p/a→a-fast" not in cells  # a client-only implementation is a row, not a column
@@ -76,11 +78,24 @@ def test_opt_in_protocols_are_left_out_unless_taken(tmp_path):
     assert json.loads((tmp_path / "c" / "left-out.json").read_text()) == []
 
 
-def test_warmup_owed_by_a_new_and_a_kept_process():
-    cell = {"server_warmup_s": 12, "client_warmup_s": 3, "server_peer_warmup_s": 2, "warmup_s": 12}
-    assert plan.owed(cell, "server", warmed=False) == 12 and plan.owed(cell, "server", warmed=True) == 2
-    assert plan.owed(cell, "client", warmed=True) == 0
-    assert plan.warmup_columns(cell) == [12, 2, 3, 0]
+def test_opt_in_implementations_are_left_out_unless_the_profile_or_the_selection_takes_them():
+    cells = [{"name": f"p/{c}→{s}", "protocol": "p", "server": s, "client": c, "server_opt_in": None,
+              "client_opt_in": "a further transport" if c == "a-x" else None} for c in ("a", "a-x") for s in ("a",)]
+    assert plan.implementations_left_out(cells, {}, "", "", "") == [
+        {"protocol": "p", "implementation": "a-x", "reason": "a further transport"}]
+    assert plan.implementations_left_out(cells, {"opt_in_implementations": True}, "", "", "") == []
+    assert plan.implementations_left_out(cells, {"opt_in": True}, "", "", "") == []
+    assert plan.implementations_left_out(cells, {}, "", "a-x", "") == []
+
+
+def test_the_profile_s_warm_phase_and_jit_rule_take_defaults(tmp_path):
+    idl = Path(__file__).resolve().parents[2] / "idl"
+    plan.write_plans(tmp_path, idl, "default", [], 1, 1)
+    profile = json.loads((tmp_path / "plan" / "profile.json").read_text())
+    assert profile["warm_phase"] == plan.WARM_PHASE and profile["jit_quiet"] == plan.JIT_QUIET
+    plan.write_plans(tmp_path, FIXTURES / "idl", "smoke", [], 1, 1)
+    profile = json.loads((tmp_path / "plan" / "profile.json").read_text())
+    assert profile["jit_quiet"] == {"share": 0.05, "window_s": 1}  # the profile's own, over the defaults
 
 
 def test_known_failures_let_timing_go_on_only_for_the_vectors_they_name():

@@ -151,6 +151,27 @@ def test_the_warm_up_answers_say_whether_a_workload_got_steady(tmp_path):
     assert ping["warmup_steady"] == {"steady": True, "batches": 3, "elapsed_ms": 12, "checked": 6}
 
 
+def test_the_timed_records_carry_the_warm_up_of_their_processes_and_the_jit_s_cpu_while_timed(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    lines = [json.loads(line) for line in (cell_dir / "facts.jsonl").read_text().splitlines()]
+    warm = {"kind": "warm", "pass": 1, "seconds": 40, "client": {"jit": False},
+            "server": {"jit": True, "ended": "quiet", "share": 0.01, "window_ms": 5200, "warm_s": 31}}
+    # the server's compiler threads took 2 ticks (20 ms) over ping's repetitions, in which its cgroup used 12 µs
+    lines[1]["measured"]["jit_ticks"] = {"client": None, "server": 2, "clock_ticks_per_s": 100}
+    (cell_dir / "facts.jsonl").write_text("".join(json.dumps(f) + "\n" for f in [lines[0], warm, *lines[1:]]))
+    fold.end_cell(run, cell_dir)
+    by_workload = {r["workload"]: r for r in _stored_lines(run)}
+    ping = by_workload["ping"]
+    assert ping["warm_phase"] == {k: warm[k] for k in ("seconds", "server", "client")}
+    assert ping["jit_cpu"] == {"server_ms": 20.0, "server_share": 1.0}  # no more than all of the side's CPU
+    assert "warm_phase" not in by_workload["vectors"] and "warm_phase" not in by_workload["echoInt32"]
+    # a run whose facts have neither (no JIT, or an earlier run) folds as before
+    run2, cell_dir2 = _run_with_a_cell(tmp_path / "plain")
+    fold.end_cell(run2, cell_dir2)
+    ping = next(r for r in _stored_lines(run2) if r["workload"] == "ping")
+    assert "warm_phase" not in ping and "jit_cpu" not in ping
+
+
 def test_load_joins_the_environment_and_the_servers_exit(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
     fold.end_cell(run, cell_dir)

@@ -63,6 +63,9 @@ def test_opt_in_protocols_say_why_and_some_profile_takes_them():
     assert profiles["certify"].get("opt_in") is True
     assert profiles["smoke"].get("opt_in") is True
     assert not profiles["default"].get("opt_in", False), "the main job compares protocols as deployed by default"
+    # the further implementations of a library (another transport, thread model or API) are the full run's
+    assert profiles["full"].get("opt_in_implementations") is True
+    assert not profiles["default"].get("opt_in_implementations")
     for protocol, entry in PROTOCOLS.items():
         if "opt_in" in entry:
             assert isinstance(entry["opt_in"], str) and entry["opt_in"].strip(), protocol
@@ -129,7 +132,7 @@ def test_manifest_shape(path):
     assert isinstance(manifest.get("implementations"), list) and manifest["implementations"]
 
 
-DEFAULT_KEYS = {"argv_prefix", "quick_start_argv", "notes", "warmup_s", "peer_warmup_s", "library", "settings",
+DEFAULT_KEYS = {"argv_prefix", "quick_start_argv", "notes", "jit_threads", "warmup_max_s", "library", "settings",
                 "thread_model"}
 
 
@@ -164,14 +167,14 @@ def test_manifest_defaults(path):
 
 
 def test_defaults_resolve_as_documented():
-    defaults = {"argv_prefix": ["java", "-Xmx1m"], "notes": ["every JVM"], "warmup_s": 12}
+    defaults = {"argv_prefix": ["java", "-Xmx1m"], "notes": ["every JVM"], "warmup_max_s": 60}
     impl = {"protocol": "p", "server": ["-jar", "s.jar"], "client": ["-jar", "c.jar"], "notes": ["own"]}
     assert manifests.resolve_implementation(impl, defaults) == {
         "protocol": "p", "server": ["java", "-Xmx1m", "-jar", "s.jar"], "client": ["java", "-Xmx1m", "-jar", "c.jar"],
-        "notes": ["own", "every JVM"], "warmup_s": 12}
+        "notes": ["own", "every JVM"], "warmup_max_s": 60}
     # its own value wins; it may decline what it does not take; an unsupported entry takes nothing
-    assert manifests.resolve_implementation({"protocol": "p", "warmup_s": 90, "no_defaults": ["notes"]}, defaults) == \
-        {"protocol": "p", "warmup_s": 90}
+    own = {"protocol": "p", "warmup_max_s": 150, "no_defaults": ["notes"]}
+    assert manifests.resolve_implementation(own, defaults) == {"protocol": "p", "warmup_max_s": 150}
     assert manifests.resolve_implementation({"protocol": "p", "unsupported": "why"}, defaults) == \
         {"protocol": "p", "unsupported": "why"}
     assert manifests.resolve({"language": "x", "defaults": defaults, "implementations": []}) == \

@@ -99,6 +99,11 @@ def test_warm_up_and_memory_per_cell():
     figs = Figures(recs, [_cell("x/a→b")], None)
     warm = figs.warmup("x/a→b", ["ping"])
     assert (warm.steady, warm.checked, warm.elapsed_ms, warm.not_steady) == (2, 3, 2000, [("ping", 2)])
+    assert warm.jit == {}
+    jit = {"server": {"jit": True, "ended": "bound", "warm_s": 150, "share": 0.08}, "client": {"jit": False}}
+    with_jit = Figures([_timed("x/a→b", 10.0, 1, warmup_steady={"steady": True, "elapsed_ms": 10}, warm_phase=jit)],
+                   [_cell("x/a→b")], None)
+    assert with_jit.warmup("x/a→b", ["ping"]).jit == {"server": [(1, "bound", 150, 0.08)]}
     mem = figs.memory("x/a→b")
     assert (mem.client_peak_kb, mem.server_peak_kb, mem.server_after_kb) == (3072, 2048, None)
     assert mem.server_threads == [11, 12, 13] and mem.client_threads == [2]
@@ -127,6 +132,16 @@ def test_two_modes_and_an_unsteady_warm_up_are_flagged_per_pass():
     recs = [_timed("x/a→b", 10.0, 1, bimodal=modes), _timed("x/a→b", 10.0, 2, warmup_steady={"steady": False}),
             _timed("x/a→b", 10.0, 3, warmup_steady={"steady": True})]
     assert flags.rtt_flags(recs) == {Flag.BIMODAL: {"modes": [(1, modes)]}, Flag.NOT_STEADY: {"passes": [2]}}
+
+
+def test_a_jit_still_compiling_while_the_calls_were_timed_is_flagged_per_side():
+    busy = _timed("x/a→b", 10.0, 1, jit_cpu={"server_ms": 30.0, "server_share": 0.12, "client_ms": 0.0,
+                                            "client_share": 0.0},
+                  warm_phase={"server": {"jit": True, "ended": "bound"}, "client": {"jit": False}})
+    assert flags.rtt_flags([busy]) == {Flag.JIT_BUSY: {"sides": [(1, "server", 0.12, "bound")]}}
+    quiet = _timed("x/a→b", 10.0, 1, jit_cpu={"server_ms": 40.0, "server_share": flags.JIT_SHARE})
+    one_tick = _timed("x/a→b", 10.0, 1, jit_cpu={"server_ms": 10.0, "server_share": 0.5})
+    assert flags.rtt_flags([quiet]) == {} and flags.rtt_flags([one_tick]) == {}
 
 
 def _cpu_flags(cpu: float, mean: float, p50: float | None = None, rep_cv: float = 0.01) -> dict:

@@ -58,6 +58,7 @@ class WarmUp:
     checked: int  # workload runs whose warm-up was checked
     elapsed_ms: float  # the median across passes of a pass's total warm-up time
     not_steady: list  # (workload, pass) of the runs that did not reach it
+    jit: dict  # side -> how its JIT warm-up ended in each pass: [(pass, ended, seconds, share)], sides with a JIT
 
 
 @dataclass(frozen=True)
@@ -236,9 +237,17 @@ class Figures:
         per_pass: dict[int, float] = {}
         for _, r in entries:
             per_pass[r.get("pass", 1)] = per_pass.get(r.get("pass", 1), 0) + (r["warmup_steady"].get("elapsed_ms") or 0)
+        jit: dict[str, dict] = {}
+        for _, r in entries:
+            for side in ("server", "client"):
+                w = (r.get("warm_phase") or {}).get(side) or {}
+                if w.get("jit"):
+                    jit.setdefault(side, {})[r.get("pass", 1)] = (r.get("pass", 1), w.get("ended"), w.get("warm_s"),
+                                                                  w.get("share"))
         return WarmUp(steady=sum(1 for _, r in entries if r["warmup_steady"].get("steady")), checked=len(entries),
                       elapsed_ms=stats.median_ci(list(per_pass.values()))["median"],
-                      not_steady=[(w, r.get("pass", 1)) for w, r in entries if not r["warmup_steady"].get("steady")])
+                      not_steady=[(w, r.get("pass", 1)) for w, r in entries if not r["warmup_steady"].get("steady")],
+                      jit={side: sorted(by_pass.values()) for side, by_pass in jit.items()})
 
     def memory(self, cell: str) -> Memory | None:
         recs = [r for (c, _), rs in self.groups.items() if c == cell for r in rs

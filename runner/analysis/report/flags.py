@@ -29,6 +29,12 @@ SLOW_PROBE = 1.1
 # within its own).
 FLOOR_TARGET = 1.3
 FLOOR_TARGETS = {"java": 1.1}
+# A JIT runtime's compiler threads that took more than this share of a side's CPU over the timed repetitions
+# were still compiling while the calls were timed (the warm-up's own bound for "quiet": plan.JIT_QUIET).
+JIT_SHARE = 0.05
+# ... and at least this much of it: thread CPU comes in clock ticks (10 ms), so one tick over a short workload's
+# repetitions is no evidence.
+JIT_MIN_MS = 30.0
 
 
 class Flag(StrEnum):
@@ -40,6 +46,7 @@ class Flag(StrEnum):
     CPU_OVER_RTT = "cpu over rtt"  # client + server CPU over CPU_BOUND times the mean round trip
     WAIT = "wait"  # the p50 call waits on neither side's CPU
     BELOW_FLOOR = "below floor"  # a p50 under the floors around its server group: a method error, never a target met
+    JIT_BUSY = "jit busy"  # a JIT's compiler threads took over JIT_SHARE of a side's CPU while the calls were timed
 
 
 def unstable(rec: dict) -> bool:
@@ -75,7 +82,22 @@ def rtt_flags(recs: list[dict]) -> dict:
     not_steady = [r.get("pass", 1) for r in recs if (r.get("warmup_steady") or {}).get("steady") is False]
     if not_steady:
         flags[Flag.NOT_STEADY] = {"passes": not_steady}
+    busy = jit_busy(recs)
+    if busy:
+        flags[Flag.JIT_BUSY] = {"sides": busy}
     return flags
+
+
+def jit_busy(recs: list[dict]) -> list[tuple]:
+    """(pass, side, share of the side's CPU, how its warm-up ended) of each side whose JIT compiler threads took
+    over JIT_SHARE of its CPU, and at least JIT_MIN_MS, over the timed repetitions."""
+    out = []
+    for r in recs:
+        for side in ("client", "server"):
+            share, ms = ((r.get("jit_cpu") or {}).get(f"{side}_{k}") for k in ("share", "ms"))
+            if share is not None and share > JIT_SHARE and (ms or 0) >= JIT_MIN_MS:
+                out.append((r.get("pass", 1), side, share, ((r.get("warm_phase") or {}).get(side) or {}).get("ended")))
+    return out
 
 
 def cpu_flags(recs: list[dict], cpu_total, rtt_mean, rtt_p50) -> dict:

@@ -4,7 +4,8 @@ from .flags import Flag, disagree
 
 STATUS_MARK = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏱", "unsupported": "➖"}
 MARK = {Flag.UNSTABLE: "⚠", Flag.BIMODAL: "⧉", Flag.NOT_STEADY: "⌛", Flag.DISAGREE: "≠",
-        Flag.CPU_UNSTABLE: "⚠cpu", Flag.CPU_OVER_RTT: "⚠>rtt", Flag.WAIT: "⏸wait", Flag.BELOW_FLOOR: "⛔floor"}
+        Flag.CPU_UNSTABLE: "⚠cpu", Flag.CPU_OVER_RTT: "⚠>rtt", Flag.WAIT: "⏸wait", Flag.BELOW_FLOOR: "⛔floor",
+        Flag.JIT_BUSY: "⚙jit"}
 NONE = "–"  # a figure that is missing
 
 

@@ -88,6 +88,13 @@ def rtt_marks(ctx: Context, cell: str, w: str) -> str:
         marks += " " + MARK[Flag.BIMODAL] + ctx.notes.ref(f"`{cell}` {w}: two modes of the round-trip time, {where}.")
     if Flag.NOT_STEADY in raised:
         marks += " " + MARK[Flag.NOT_STEADY]
+    if Flag.JIT_BUSY in raised:
+        where = "; ".join(f"{'pass ' + str(p) + ': ' if ctx.figures.multi else ''}the {side}'s {share:.0%}"
+                          + (" (its warm-up stopped at its bound)" if ended == "bound" else "")
+                          for p, side, share, ended in raised[Flag.JIT_BUSY]["sides"])
+        marks += " " + MARK[Flag.JIT_BUSY] + ctx.notes.ref(
+            f"`{cell}` {w}: JIT still compiling while the calls were timed: its compiler threads took {where} of "
+            "the CPU over the repetitions.")
     if Flag.BELOW_FLOOR in raised:
         where = "; ".join(f"pass {p}: {num(v)} µs against {num(f)} µs"
                           for p, v, f in raised[Flag.BELOW_FLOOR]["passes"])

@@ -72,7 +72,8 @@ def environment(ctx: Context) -> list:
                      f"{same} ({r.get('cpu_model')}, kernel {r.get('kernel')}): a cell cut short ran again "
                      "from its start, and new processes served the cells after it"])
     for left in run.get("left_out") or []:
-        rows.append([f"Left out: `{left['protocol']}`", f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
+        what = f"`{left['protocol']}`" + (f" `{left['implementation']}`" if left.get("implementation") else "")
+        rows.append([f"Left out: {what}", f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
     if run.get("vectors_left_out"):
         rows.append(["Vectors left out", f"the {len(run['vectors_left_out'])} large ones (`size: large`: "
                      f"{', '.join(run['vectors_left_out'])}), not sent in profile {prof.get('name')}; `just certify`, "

@@ -133,14 +133,27 @@ def warmup(ctx: Context, protocol: str) -> list:
             continue
         not_steady = sorted({name + ctx.pass_label(p) for name, p in w.not_steady})
         rows.append([f"{c['client']}→{c['server']}", f"{w.steady}/{w.checked}", num(w.elapsed_ms / 1000, 3),
-                     ", ".join(not_steady) or "–"])
+                     ", ".join(not_steady) or "–", _jit_warmup(ctx, w.jit)])
     if not rows:
         return []
     return [Heading(4, "Warm-up"),
-            Paragraph("Whether the cell's warm-up (batches until their medians agree, bounded per workload) reached a "
-                      "steady state, and how long it took per pass; the workloads that did not are marked ⌛ in the "
-                      "round-trip table."),
-            Table(["client→server", "workloads steady", "warm-up, s", "not steady"], rows)]
+            Paragraph("Whether the cell's own warm-up (batches until their medians agree, bounded per workload) "
+                      "reached a steady state, and how long it took per pass; the workloads that did not are marked ⌛ "
+                      "in the round-trip table. The last column is how the warm-up of each JIT runtime's process ended "
+                      "before: quiet (its compiler threads under 5% of a CPU over its last window of calls) or at its "
+                      "bound, after how many seconds, and the compiler threads' share of a CPU over that last window."),
+            Table(["client→server", "workloads steady", "warm-up, s", "not steady", "JIT warm-up"], rows)]
+
+
+def _jit_warmup(ctx: Context, jit: dict) -> str:
+    """How each side's JIT warm-up ended, per pass: `server quiet after 23 s (1%)`."""
+    parts = []
+    for side in ("server", "client"):
+        for p, ended, seconds, share in jit.get(side, []):
+            how = {"quiet": "quiet after", "bound": "stopped at its bound,"}.get(ended, "unfinished after")
+            parts.append(f"{side}{ctx.pass_label(p)} {how} {num(seconds)} s"
+                         + (f" ({share:.0%})" if isinstance(share, (int, float)) else ""))
+    return "; ".join(parts) or "–"
 
 
 def memory(ctx: Context, protocol: str) -> list:
