@@ -30,6 +30,16 @@ SEGMENT_KEYS = ("payload_c2s", "payload_s2c", "data_segments_c2s", "data_segment
 RETRANSMIT_KEYS = ("retransmitted_c2s", "retransmitted_s2c")
 
 
+def _resent_bytes(before: dict | None, after: dict | None) -> dict[str, float] | None:
+    """The bytes TCP sent again per direction between two readings of each connection's bytes_retrans
+    (netns.sh: netns_resent): what every connection alive at the second reading added (a connection closed in
+    between takes its count with it)."""
+    if before is None or after is None:
+        return None
+    return {d: float(sum(max(0, n - before.get(d, {}).get(k, 0)) for k, n in after.get(d, {}).items()))
+            for d in ("c2s", "s2c")}
+
+
 def read_facts(folder: Path) -> list[dict]:
     path = folder / FACTS
     if not path.exists():
@@ -222,17 +232,29 @@ def _jit_cpu(reps: list[dict], ticks: dict | None) -> dict | None:
     return out or None
 
 
+STEADY_FIELDS = ("steady", "batches", "elapsed_ms", "checked")
+
+
 def _steady(cell_dir: Path, name: str) -> dict | None:
-    path = cell_dir / "warmup.jsonl"
-    if not path.exists():
-        return None
-    found = None
-    for line in path.read_text().splitlines():
-        entry = json.loads(line)
-        if entry.get("workload") == name:
+    """The workload's last full warm-up (until steady, bounded by the profile's max_ms): the cell's own
+    (warmup.jsonl) when it made one, else its warm phase's (warm-phase.jsonl); with the cell's re-warm of kept,
+    warmed processes (entries marked rewarm) under `rewarm`."""
+    full = rewarm = None
+    for file in ("warm-phase.jsonl", "warmup.jsonl"):
+        path = cell_dir / file
+        for line in (path.read_text().splitlines() if path.exists() else []):
+            entry = json.loads(line)
+            if entry.get("workload") != name:
+                continue
             answer = entry.get("answer", entry)  # {workload, answer: the client's answer}
-            found = {k: answer.get(k) for k in ("steady", "batches", "elapsed_ms", "checked")}
-    return found
+            found = {k: answer.get(k) for k in STEADY_FIELDS}
+            if entry.get("rewarm"):
+                rewarm = found
+            else:
+                full = found
+    if full is None:
+        return None
+    return full | ({"rewarm": rewarm} if rewarm else {})
 
 
 def status_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
@@ -264,18 +286,30 @@ def _wire_counts(cell_dir: Path) -> dict[str, dict]:
     """Bytes and packets per call of each workload, from the counting pass (wire.jsonl)."""
     wire = {}
     path = cell_dir / "wire.jsonl"
-    if path.exists():
-        for line in path.read_text().splitlines():
-            w = json.loads(line)
-            if not (w["before"] and w["after"]):
-                continue  # the veth's counters could not be read
-            counts = {k: (w["after"][k] - w["before"][k]) / w["calls"] for k in WIRE_KEYS}
-            for keys, before, after in ((SEGMENT_KEYS, w.get("segments_before"), w.get("segments_after")),
-                                        (RETRANSMIT_KEYS, w.get("retransmitted_before"), w.get("retransmitted_after"))):
-                if before and after:
-                    counts.update({k: (after[k] - before[k]) / w["calls"] for k in keys})
-            wire[w["workload"]] = {**counts, "counted_calls": w["calls"]}
+    for line in (path.read_text().splitlines() if path.exists() else []):
+        w = json.loads(line)
+        if w["before"] and w["after"]:  # else the veth's counters could not be read
+            wire[w["workload"]] = _wire_counts_line(w)
     return wire
+
+
+def _wire_counts_line(w: dict) -> dict:
+    """One workload's line of wire.jsonl, per call."""
+    counts = {k: (w["after"][k] - w["before"][k]) / w["calls"] for k in WIRE_KEYS}
+    for keys, before, after in ((SEGMENT_KEYS, w.get("segments_before"), w.get("segments_after")),
+                                (RETRANSMIT_KEYS, w.get("retransmitted_before"), w.get("retransmitted_after"))):
+        if before and after:
+            counts.update({k: (after[k] - before[k]) / w["calls"] for k in keys})
+    resent = _resent_bytes(w.get("resent_bytes_before"), w.get("resent_bytes_after"))
+    if resent is not None and "payload_c2s" in counts:
+        # the counters saw every copy of a resent segment: the payload is what the protocol sent once, its
+        # segments those without the resends (Tcp RetransSegs)
+        for d in ("c2s", "s2c"):
+            counts[f"resent_payload_{d}"] = resent[d] / w["calls"]
+            counts[f"payload_{d}"] -= resent[d] / w["calls"]
+            if f"retransmitted_{d}" in counts:
+                counts[f"data_segments_{d}"] -= counts[f"retransmitted_{d}"]
+    return {**counts, "counted_calls": w["calls"]}
 
 
 def adjacent_floor(run: Path, folder: str | None) -> dict | None:

@@ -7,11 +7,25 @@ from pathlib import Path
 COLUMNS = ("warmup", "calls", "repetitions", "min_ms", "max_calls")
 # A warm phase (runner/lib/warm.sh) starts the processes of consecutive protocols until there are `processes` of
 # them (their memory is alive at once: about 5-6 GB for the default run's 62 at once, measured) and runs up to
-# `tasks` cells' warm-up at once, on every CPU.
+# `tasks` cells' warm-up at once, on every CPU. The phases are CPU-bound: the default run's 56 processes warmed in
+# 465 s in four phases of at most 16 and in 401 s in two of at most 32, where JVMs of the larger phases got so few
+# turns that seven of them stopped at the wall-clock guard (three times warmup_max_s) still compiling; the cells'
+# timing then took longer, and the run as long (943 s of records either way).
 WARM_PHASE = {"processes": 16, "tasks": 3}
 # A JIT runtime's process is warm when its compiler threads used less than `share` of a CPU over its last
 # `window_s` seconds of calls (thread CPU is read in clock ticks, 10 ms: a window of seconds resolves a few %).
 JIT_QUIET = {"share": 0.05, "window_s": 5}
+# A cell's own warm-up, just before it is timed (runner/lib/cell.sh: warm_cell), re-warms processes the warm phase
+# already brought to steady state: batches of the workload's least calls until steady for at most `rewarm_ms`
+# each (the phase's rounds take up to `max_ms`); never longer than `max_ms`.
+REWARM_MS = 250
+
+
+def steady_of(profile: dict) -> dict:
+    """The profile's steady-state bounds with the cell re-warm's (`rewarm_ms`) filled in."""
+    steady = {"tolerance": 0.1, "max_ms": 0} | (profile.get("steady") or {})
+    steady.setdefault("rewarm_ms", min(REWARM_MS, steady["max_ms"]))
+    return steady
 
 
 class PlanError(ValueError):
@@ -94,6 +108,7 @@ def write_plans(run: Path, idl: Path, profile_name: str, protocols: list[str], p
         {"name": profile_name, "command_timeout_s": profile.get("command_timeout_s", 300), **profile,
          "warm_phase": WARM_PHASE | profile.get("warm_phase", {}),
          "jit_quiet": JIT_QUIET | profile.get("jit_quiet", {}),
+         "steady": steady_of(profile),
          "passes": passes, "seed": seed}, indent=1))
     for protocol in protocols:
         rows, unsupported = workloads_for(spec, profile, protocol, registry, contract)
@@ -104,9 +119,9 @@ def write_plans(run: Path, idl: Path, profile_name: str, protocols: list[str], p
 
 def write_contract_view(run: Path, idl: Path, profile: dict) -> list[str]:
     """The contract as a run's processes see it ({idl}): idl/ itself, or, for a profile with
-    `"large_vectors": false` (smoke, calibration), run/idl: every file of idl/ linked, and vectors.json without
-    the vectors marked `"size": "large"` (50,000 values, 1 MiB), which cost most of a proving run's time and
-    which certify, the main job and the studies still send. Returns the ids left out."""
+    `"large_vectors": false` (smoke, calibration, the main job), run/idl: every file of idl/ linked, and
+    vectors.json without the vectors marked `"size": "large"` (50,000 values, 1 MiB), which cost most of a
+    proving run's time and which certify and the studies still send. Returns the ids left out."""
     if profile.get("large_vectors", True):
         return []
     view = run / "idl"
@@ -288,7 +303,15 @@ def _side(impl: dict, role: str) -> dict:
     return {"argv": e[role], "library": _or(e.get("library"), ""), "settings": _or(e.get("settings"), ""),
             "opt_in": _or(e.get("opt_in"), None),
             "notes": _or(e.get("notes"), []), "thread_model": e["thread_model"][role],
-            "jit_threads": _or(e.get("jit_threads"), ""), "warmup_max_s": _or(e.get("warmup_max_s"), 0)}
+            "jit_threads": _or(e.get("jit_threads"), ""),
+            "warmup_max_s": _per_protocol(_or(e.get("warmup_max_s"), 0), impl["protocol"])}
+
+
+def _per_protocol(value, protocol: str):
+    """A manifest value given for all the entry's protocols, or per protocol: {"<protocol>": ..., "*": ...}."""
+    if isinstance(value, dict):
+        return value.get(protocol, value.get("*"))
+    return value
 
 
 def _takes_part(e: dict, role: str) -> bool:

@@ -113,7 +113,9 @@ times_workloads() {
 
 # Warms every workload of the cell until its batch medians agree (bounded by the profile's max_ms each),
 # before any is measured: JIT compilers (and their threads, on the same cores) would otherwise still be
-# busy with the whole cell's code while the first workloads are timed. The passes over the workloads (each a
+# busy with the whole cell's code while the first workloads are timed. Processes that have made a full round
+# (the warm phase's, or an earlier cell's) are only re-warmed, now that they are pinned: short batches, each
+# workload for at most the profile's rewarm_ms (warm_round rewarm). The passes over the workloads (each a
 # warm_round; the answers go to warmup.jsonl) repeat while a process started for this cell still warms its JIT
 # (warm.sh: jit_warm), and, for processes the warm phase warmed, while their compiler threads took over the
 # profile's share of a CPU in the last pass (at most WARM_CELL_ROUNDS passes): a JIT runtime back from idling
@@ -122,12 +124,18 @@ times_workloads() {
 # queued drain (jit_settle). A client that is gone (2) or hangs (3) ends the cell here.
 WARM_CELL_ROUNDS=4
 warm_cell() {
-  local protocol="$1" cell_dir="$2" started=$SECONDS t0 warming=0 rounds=0
+  local protocol="$1" cell_dir="$2" started=$SECONDS t0 warming=0 rounds=0 rewarm=rewarm
   local server="server|$SERVER_KEY" client="client|$CLIENT_KEY"
+  WARM_MEDIAN_NS=()
   jit_warm "$server" && jit_warm "$client" || warming=1
   while :; do
+    if ((warming || ${WARM_ROUNDS[$server]:-0} == 0 || ${WARM_ROUNDS[$client]:-0} == 0)); then rewarm=""; fi
     t0=${EPOCHREALTIME/./}
-    warm_round "$protocol" "$cell_dir/warmup.jsonl" || return
+    warm_round "$protocol" "$cell_dir/warmup.jsonl" ${rewarm:+"$rewarm"} || return
+    if [[ -z "$rewarm" ]]; then
+      WARM_ROUNDS["$server"]=$((${WARM_ROUNDS[$server]:-0} + 1)) WARM_ROUNDS["$client"]=$((${WARM_ROUNDS[$client]:-0} + 1))
+    fi
+    rewarm=rewarm
     t0=$(((${EPOCHREALTIME/./} - t0) / 1000))
     jit_note "$server" "$SERVER_PID" "$t0"
     jit_note "$client" "$CLIENT_PID" "$t0"
@@ -173,13 +181,24 @@ group_json() {
 
 # One workload: prepare, the fixed warm-up, then each repetition between two readings of the CPU
 # counters (and the wire counters), then the samples. Leaves the measured facts (runner/FACTS.md) in
-# MEASURED; returns client_call's status of the first command that failed.
+# MEASURED and the fixed warm-up's calls in WARMUP_CALLS; returns client_call's status of the first command
+# that failed. The fixed warm-up is the plan's count, or, with the profile's warmup_max_ms, as many calls as
+# that many milliseconds hold at the median of the workload's last warm-up batch (at least the repetition's
+# calls): the cell's re-warm has just run the workload, and 200 calls of a WS-Security stack are 2 s.
+WARMUP_CALLS=0
 time_workload() {
-  local cell_dir="$1" name="$2" calls="$3" reps="$4" min_ms="$5" max_calls="$6" warmup="$7"
+  local cell_dir="$1" name="$2" calls="$3" reps="$4" min_ms="$5" max_calls="$6" warmup="$7" cap
   local rep cb sb ca sa wb wa wire_before wire_after accepted_before="null" accepted_after="null" answered rc=0
   local time_wait="null" client_group server_group client_jit=null server_jit=null
   local -a rows=() tw
   MEASURED=""
+  local median_ns="${WARM_MEDIAN_NS[$name]:-0}"
+  if ((WARMUP_MAX_MS > 0 && median_ns > 0)); then
+    cap=$((WARMUP_MAX_MS * 1000000 / median_ns))
+    ((cap >= calls)) || cap=$calls
+    ((warmup <= cap)) || warmup=$cap
+  fi
+  WARMUP_CALLS=$warmup
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"prepare\", \"workload\": \"$name\"}" || return
   client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $warmup}" || return
   reset_peaks "$SERVER_PID"
@@ -236,7 +255,7 @@ run_workloads() {
     case "$rc" in
       0)
         # the plan's names and numbers (plan.write_plans) and MEASURED, all JSON-safe as they are
-        record "$cell_dir" "{\"kind\": \"workload\", \"pass\": $PASS, \"workload\": \"$name\", \"size\": \"$size\", \"warmup\": $warmup, \"calls\": $calls, \"repetitions\": $reps, \"min_ms\": $min_ms, \"measured\": $MEASURED}"
+        record "$cell_dir" "{\"kind\": \"workload\", \"pass\": $PASS, \"workload\": \"$name\", \"size\": \"$size\", \"warmup\": $WARMUP_CALLS, \"calls\": $calls, \"repetitions\": $reps, \"min_ms\": $min_ms, \"measured\": $MEASURED}"
         ;;
       1)
         json_quote reason "$CLIENT_ERROR"
@@ -257,7 +276,7 @@ run_workloads() {
 # RMI's lease and liveness traffic to fall on one call or another, run to run.
 count_wire() {
   local cell_dir="$1" protocol="$2" name rest before after before_json after_json count
-  local segments_before segments_after resent_before resent_after
+  local segments_before segments_after resent_before resent_after bytes_resent_before bytes_resent_after
   [[ -n "$NETNS_NAME" && "$COUNT_CALLS" -gt 0 ]] || return 0
   if ! netns_offloads off; then
     warn "could not switch offloads off; bytes and packets not counted for this cell"
@@ -268,9 +287,11 @@ count_wire() {
     [[ -n "$name" ]] || continue
     netns_segments segments_before
     netns_retransmitted resent_before
+    netns_resent bytes_resent_before
     netns_wire before "$CLIENT_PID"
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": 1, \"min_ms\": $COUNT_MS, \"max_calls\": $COUNT_CALLS}" || continue
     netns_wire after "$CLIENT_PID"
+    netns_resent bytes_resent_after
     netns_retransmitted resent_after
     netns_segments segments_after
     count=0
@@ -282,9 +303,9 @@ count_wire() {
     counters_json segments_after "$SEGMENT_FIELDS" "$segments_after"
     counters_json resent_before "$RETRANSMIT_FIELDS" "$resent_before"
     counters_json resent_after "$RETRANSMIT_FIELDS" "$resent_after"
-    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s, "retransmitted_before": %s, "retransmitted_after": %s}\n' \
+    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s, "retransmitted_before": %s, "retransmitted_after": %s, "resent_bytes_before": %s, "resent_bytes_after": %s}\n' \
       "$name" "$count" "$before_json" "$after_json" "$segments_before" "$segments_after" "$resent_before" \
-      "$resent_after" >>"$cell_dir/wire.jsonl"
+      "$resent_after" "${bytes_resent_before:-null}" "${bytes_resent_after:-null}" >>"$cell_dir/wire.jsonl"
   done < <(plan_rows "$protocol")
   netns_loss_probes default || warn "could not restore TCP's tail loss probes"
   netns_offloads default || warn "could not restore the offloads' defaults"

@@ -216,6 +216,31 @@ netns_retransmitted() {
   printf -v "$1" '%s' "$out"
 }
 
+# netns_resent VAR: VAR = the bytes each TCP connection has retransmitted so far, as JSON: {"c2s": {"<local>
+# <peer>": bytes, ...}, "s2c": {...}}, from tcp_info's bytes_retrans (ss) of the sockets in the clients'
+# namespace (what they sent: c2s) and in the server's (s2c); connections with none left out. The segment
+# counters see a resent segment as often as it arrives, so the fold takes these bytes off their payload: what
+# the protocol sent, whatever TCP had to send again. Empty when ss cannot be run.
+netns_resent() {
+  local c2s s2c
+  printf -v "$1" '%s' ""
+  c2s=$(ip netns exec "$NETNS_CLIENT_NAME" ss -tinHO state connected 2>/dev/null | netns_resent_json) || return 0
+  s2c=$(ip netns exec "$NETNS_NAME" ss -tinHO state connected 2>/dev/null | netns_resent_json) || return 0
+  printf -v "$1" '{"c2s": %s, "s2c": %s}' "$c2s" "$s2c"
+}
+
+# netns_resent_json: from ss's one-line listing on stdin, {"<local> <peer>": bytes_retrans, ...}.
+netns_resent_json() {
+  awk '
+    { key = ""; n = 0
+      for (i = 1; i <= NF; i++) {
+        if ($i ~ /^[0-9.]+:[0-9]+$/ && split(key, parts, " ") < 2) key = key (key == "" ? "" : " ") $i
+        if ($i ~ /^bytes_retrans:[0-9]+$/) n = substr($i, 15) + 0
+      }
+      if (n > 0) out = out (out == "" ? "" : ", ") sprintf("\"%s\": %.0f", key, n) }
+    END { printf "{%s}", out }'
+}
+
 # Removes the namespaces (and with them the pair), and forgets their names and addresses, so that cells
 # fall back to 127.0.0.1 when the namespaces could not be made.
 netns_destroy() {

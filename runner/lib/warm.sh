@@ -13,9 +13,12 @@
 # pattern (empty: no JIT, or the profile skips the implementations' warm-up), its bound (seconds of calls), when it
 # started warming, its compiler ticks and the clock at the last reading, the milliseconds of calls it has made,
 # its history of "busy_ms:wall_ms:jit_ticks" readings (newest last), whether it is done (quiet or past its bound:
-# "quiet" or "bound") and the seconds it took.
+# "quiet" or "bound") and the seconds it took; and the full warm-up rounds it has made (WARM_ROUNDS, any process,
+# JIT or not: one brings it to steady state, a cell's own warm-up then only re-warms it).
 declare -A JIT_REGEX=() JIT_MAX_S=() JIT_STARTED=() JIT_LAST=() JIT_LAST_AT=() JIT_BUSY_MS=() JIT_HISTORY=()
-declare -A WARM_DONE=() WARM_TOOK=()
+declare -A WARM_DONE=() WARM_TOOK=() WARM_ROUNDS=()
+# The median call time (ns) of each workload's last warm-up batch of the cell's client, read by time_workload.
+declare -A WARM_MEDIAN_NS=()
 CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 WARM_PIDS=()
 
@@ -50,7 +53,7 @@ jit_track() {
   local key="$1" pgid="$2" regex="$3" max_s="$4"
   ((JIT_WARMUP)) || regex=""
   JIT_REGEX["$key"]="$regex" JIT_MAX_S["$key"]="${max_s:-0}" JIT_STARTED["$key"]=$SECONDS JIT_HISTORY["$key"]=""
-  JIT_BUSY_MS["$key"]=0
+  JIT_BUSY_MS["$key"]=0 WARM_ROUNDS["$key"]=0
   unset "WARM_DONE[$key]" "WARM_TOOK[$key]"
   jit_ticks "$pgid" "$regex"
   JIT_LAST["$key"]=$JIT_TICKS
@@ -164,7 +167,7 @@ forget_warm() {
     rest="${key#*|}"
     if [[ -z "$protocol" || "${rest%%|*}" == "$protocol" ]]; then
       unset "JIT_REGEX[$key]" "JIT_MAX_S[$key]" "JIT_STARTED[$key]" "JIT_LAST[$key]" "JIT_LAST_AT[$key]" \
-        "JIT_BUSY_MS[$key]" "JIT_HISTORY[$key]" "WARM_DONE[$key]" "WARM_TOOK[$key]"
+        "JIT_BUSY_MS[$key]" "JIT_HISTORY[$key]" "WARM_DONE[$key]" "WARM_TOOK[$key]" "WARM_ROUNDS[$key]"
     fi
   done
 }
@@ -330,18 +333,14 @@ warm_wanted() {
 
 # warm_start TASK FIRST PORT: the task in a background job (warm_task), its pair marked busy.
 warm_start() {
-  local task="$1" first="$2" port="$3" client_new=kept server_new=kept round=1
-  # a first task warms only where a JIT is to be warmed: the cell's own warm-up (warm_cell) comes anyway
-  if ((first)) && [[ -z "${JIT_REGEX[server|${W_SERVERS[$task]}]:-}${JIT_REGEX[client|${W_CLIENTS[$task]}]:-}" ]]; then
-    round=0
-  fi
+  local task="$1" first="$2" port="$3" client_new=kept server_new=kept
   if ((first)); then
     [[ -n "${W_SEEN[c|${W_CLIENTS[$task]}]:-}" ]] || client_new=new
     [[ -n "${W_SEEN[s|${W_SERVERS[$task]}]:-}" ]] || server_new=new
     W_SEEN["c|${W_CLIENTS[$task]}"]=1 W_SEEN["s|${W_SERVERS[$task]}"]=1
   fi
   point_scratch "${W_CLIENTS[$task]}" "${W_SERVERS[$task]}"
-  warm_task "$task" "$first" "$port" "$client_new" "$server_new" "$round" &
+  warm_task "$task" "$first" "$port" "$client_new" "$server_new" &
   running[$!]="$task $first $SECONDS"
   WARM_PIDS+=("$!")
   busy["s|${W_SERVERS[$task]}"]=1 busy["c|${W_CLIENTS[$task]}"]=1
@@ -357,6 +356,10 @@ warm_finished() {
     first_left["s|$s"]=$((${first_left["s|$s"]:-1} - 1))
     first_left["c|$c"]=$((${first_left["c|$c"]:-1} - 1))
   fi
+  if ((rc == 0)) && [[ -e "${W_DIRS[$task]}/.timing" ]]; then
+    WARM_ROUNDS["server|$s"]=$((${WARM_ROUNDS[server|$s]:-0} + 1))
+    WARM_ROUNDS["client|$c"]=$((${WARM_ROUNDS[client|$c]:-0} + 1))
+  fi
   if kept_server_get "$s"; then jit_note "server|$s" "$SERVER_PID" "$busy_ms"; fi
   if ((rc >= 2)); then
     retire_client "$c"
@@ -370,14 +373,15 @@ warm_finished() {
   SERVER_KEY="" SERVER_PID="" CLIENT_KEY="" CLIENT_PID=""
 }
 
-# warm_task TASK FIRST PORT CLIENT_AGE SERVER_AGE ROUND, in a background job: the cell's client connects to its
-# server; on its first task the cell's connect answer, vectors and published metadata are recorded as run_cell
-# would, and whether its workloads may be timed (.timing) or the cell is settled (.settled); then, with ROUND and
-# when they may be timed, one warm-up round over its workloads (each until steady, as the profile bounds it;
-# answers in warm-phase.jsonl).
+# warm_task TASK FIRST PORT CLIENT_AGE SERVER_AGE, in a background job: the cell's client connects to its server;
+# on its first task the cell's connect answer, vectors and published metadata are recorded as run_cell would,
+# and whether its workloads may be timed (.timing) or the cell is settled (.settled); then, when they may be
+# timed, one warm-up round over its workloads (each until steady, as the profile bounds it; answers in
+# warm-phase.jsonl). Every cell gets its full round here, JIT or not, two CPUs working at once: its own warm-up
+# when it is timed only re-warms (warm_cell).
 # Writes "<status> <busy ms>" to the status file named for its pid: status 2 or 3 when the client is gone or hung.
 warm_task() {
-  local task="$1" first="$2" port="$3" client_age="$4" server_age="$5" round="$6" dir cell rc=0 t0 name rest
+  local task="$1" first="$2" port="$3" client_age="$4" server_age="$5" dir cell rc=0 t0 name rest
   trap - INT TERM EXIT
   dir="${W_DIRS[$task]}" cell="${W_CELLS[$task]}"
   t0=${EPOCHREALTIME/./}
@@ -405,7 +409,7 @@ warm_task() {
   else
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $port}" || rc=$?
   fi
-  if ((rc == 0 && round)) && [[ -e "$dir/.timing" ]]; then
+  if ((rc == 0)) && [[ -e "$dir/.timing" ]]; then
     warm_round "$CELL_PROTOCOL" "$dir/warm-phase.jsonl" || rc=$?
   fi
   if ((rc >= 2)) && ((first)) && [[ ! -e "$dir/.settled" ]]; then
@@ -421,24 +425,33 @@ warm_task_status() {
   printf '%s %s\n' "$1" $(((now - $2) / 1000)) >"$WARM_STATUS_DIR/$BASHPID"
 }
 
-# warm_round PROTOCOL FILE: one warm-up round of the active client over the protocol's workloads: each until its
-# batch medians agree (bounded by the profile's max_ms), its answer appended to FILE as it came (one line of
-# JSON: a jq per batch cost more than the batch on a fast stack), then one untimed repetition of it exactly as it
-# will be timed (prepare, measure with the plan's calls, min_ms and max_calls, samples dropped), so that the
+# warm_round PROTOCOL FILE [rewarm]: one warm-up round of the active client over the protocol's workloads: each
+# until its batch medians agree (bounded by the profile's max_ms), its answer appended to FILE as it came (one line
+# of JSON: a jq per batch cost more than the batch on a fast stack), then one untimed repetition of it exactly as
+# it will be timed (prepare, measure with the plan's calls, min_ms and max_calls, samples dropped), so that the
 # timing loop is compiled too: JIT clients warmed with warm-up batches alone compiled their measure loop (as an
 # on-stack replacement, after thousands of iterations) in their first timed repetitions. A batch is the workload's
-# warm-up count of calls, or its least calls per repetition when larger. A wrong answer is left to the workload's
-# own warm-up, which records it; returns 2 or 3 at once when the client is gone or hangs.
+# warm-up count of calls, or its least calls per repetition when larger. With "rewarm" (processes a full round
+# already brought to steady state), batches of the least calls per repetition, each workload bounded by the
+# profile's rewarm_ms: 200 calls of a 10 ms stack are 2 s a batch. A wrong answer is left to the workload's own
+# warm-up, which records it; returns 2 or 3 at once when the client is gone or hangs.
 warm_round() {
-  local protocol="$1" file="$2" name size warmup calls reps min_ms max_calls batch rc command
+  local protocol="$1" file="$2" rewarm="${3:-}" name size warmup calls reps min_ms max_calls batch rc command
+  local steady="$STEADY"
+  if [[ -n "$rewarm" ]]; then steady="$REWARM_STEADY"; fi
   while read -r name size warmup calls reps min_ms max_calls; do
     [[ -n "$name" ]] || continue
     batch=$((warmup > calls ? warmup : calls))
+    if [[ -n "$rewarm" ]]; then batch=$calls; fi
     rc=0
-    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $batch, \"until_steady\": $STEADY}" || rc=$?
+    client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $batch, \"until_steady\": $steady}" || rc=$?
     ((rc < 2)) || return "$rc"
     ((rc == 0)) || continue
-    printf '{"workload": "%s", "answer": %s}\n' "$name" "$CLIENT_ANSWER" >>"$file"
+    printf '{"workload": "%s", "answer": %s%s}\n' "$name" "$CLIENT_ANSWER" "${rewarm:+, \"rewarm\": true}" >>"$file"
+    # the last batch's median call time, for the bound on the workload's fixed warm-up (cell.sh: time_workload)
+    if [[ "$CLIENT_ANSWER" =~ \"batch_medians_ns\":[[:space:]]*\[([0-9,[:space:]]*[0-9])\] ]]; then
+      WARM_MEDIAN_NS["$name"]="${BASH_REMATCH[1]##*[, ]}"
+    fi
     for command in "{\"cmd\": \"prepare\", \"workload\": \"$name\"}" \
       "{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": $calls, \"min_ms\": $min_ms, \"max_calls\": $max_calls}" \
       "{\"cmd\": \"samples\", \"workload\": \"$name\"}"; do

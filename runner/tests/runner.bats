@@ -150,7 +150,7 @@ interrupted_run() {
   [[ "$output" == *"no cell matches the selection"* ]]
   run "$RPCM" run --manifests "$FIX" --idl "$FIDL" --profile nosuch --out "$OUT"
   [ "$status" -eq 2 ]
-  [[ "$output" == *"unknown profile 'nosuch'; known: smoke, timed, certify"* ]]
+  [[ "$output" == *"unknown profile 'nosuch'; known: smoke, timed, capped, certify"* ]]
   [[ "$output" != *"building"* ]]
   [ ! -e "$OUT" ]
   run "$RPCM" frobnicate
@@ -240,11 +240,16 @@ interrupted_run() {
   run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→alpha'
   [ "$status" -eq 0 ]
   local log="$OUT/cells/echo__alpha-to-alpha/pass1/client.log" first_fixed last_steady
-  # the cell's own warm-up: each workload until steady, then one untimed repetition of it (prepare, measure,
-  # samples: the timing loop compiled too), before the first workload's fixed warm-up
+  # the warm phase's full round (each workload until steady, bounded by the profile's max_ms: 300), then the
+  # cell's own re-warm once pinned (batches of the least calls, bounded by rewarm_ms: 250 when not given), each
+  # workload followed by one untimed repetition of it (prepare, measure, samples: the timing loop compiled
+  # too), all before the first workload's fixed warm-up
   first_fixed=$(grep -n '"cmd": "warmup"' "$log" | grep -v until_steady | head -n 1 | cut -d: -f1)
   last_steady=$(grep -n 'until_steady' "$log" | tail -n 1 | cut -d: -f1)
-  [ "$(grep -c 'until_steady' "$log")" -eq 4 ] # every workload of the plan
+  [ "$(grep -c 'until_steady' "$log")" -eq 8 ] # every workload of the plan, twice
+  [ "$(grep 'until_steady' "$log" | head -n 4 | grep -cE '"max_ms": ?300}')" -eq 4 ]
+  [ "$(grep 'until_steady' "$log" | tail -n 4 | grep -cE '"max_ms": ?250}')" -eq 4 ]
+  jq -e '.steady == {"tolerance": 0.5, "max_ms": 300, "rewarm_ms": 250}' "$OUT/plan/profile.json" >/dev/null
   [ "$last_steady" -lt "$first_fixed" ]
   sed -n "1,${first_fixed}p" "$log" | grep -v '^tcp_early_retrans' | grep -A 3 '"workload": "echoInt32".*until_steady' |
     sed -n 2,4p | jq -r .cmd | paste -sd' ' |
@@ -262,9 +267,9 @@ interrupted_run() {
   [ "$status" -eq 0 ]
   local fast="$OUT/cells/echo__alpha-fast-to-alpha/pass1" plain="$OUT/cells/echo__alpha-to-alpha/pass1"
   # the warm phase made rounds over the 4 workloads until the fake JIT had spent its 2 s and a window (1 s) of
-  # calls went by quiet; a cell without a JIT made none there
+  # calls went by quiet; a cell without a JIT made one there
   [ "$(wc -l <"$fast/warm-phase.jsonl")" -gt 4 ]
-  [ ! -e "$plain/warm-phase.jsonl" ]
+  [ "$(wc -l <"$plain/warm-phase.jsonl")" -eq 4 ]
   record_holds 'echo/alpha-fast→alpha' ping '.warm_phase.client.jit and .warm_phase.client.ended == "quiet"
     and .warm_phase.client.warm_s >= 2 and .warm_phase.client.share < 0.05 and .warm_phase.client.window_ms >= 1000
     and (.warm_phase.server.jit | not)'
@@ -275,10 +280,11 @@ interrupted_run() {
   record_holds 'echo/alpha-fast→alpha' ping '.jit_cpu.client_ms >= 0 and (.jit_cpu | has("server_ms") | not)'
   record_holds 'echo/alpha→alpha' ping '(has("jit_cpu") | not) and (.warm_phase.client.jit | not)'
   jq -e '.client_jit_threads == "^FakeJIT$" and .client_warmup_max_s == 20' "$OUT/cells/echo__alpha-fast-to-alpha/cell.json" >/dev/null
-  # a profile with "implementation_warmup": false (only proving the paths) waits for no JIT: one pass
+  # a profile with "implementation_warmup": false (only proving the paths) waits for no JIT: one full pass in
+  # the warm phase, one re-warm in the cell
   run "$RPCM" run "${FAST[@]}" --profile timed --cell 'echo/alpha-fast→alpha' --out "$OUT-timed"
   [ "$status" -eq 0 ]
-  [ "$(grep -c 'until_steady' "$OUT-timed/cells/echo__alpha-fast-to-alpha/pass1/client.log")" -eq 1 ]
+  [ "$(grep -c 'until_steady' "$OUT-timed/cells/echo__alpha-fast-to-alpha/pass1/client.log")" -eq 2 ]
   # a JIT that never goes quiet stops the warm-up at its bound (warmup_max_s), and the report says so
   cp -r "$FIX" "$BATS_TEST_TMPDIR/busy-jit"
   jq '(.implementations[] | select(.name == "fast")) |= (.client[-1] = "60" | .warmup_max_s = 3)' "$FIX/alpha/manifest.json" \
@@ -320,6 +326,24 @@ interrupted_run() {
   [ "$(jq -sr '[.[] | select(.workload == "vectors")] | unique_by(.cell) | map(.processes.client, .processes.server) | unique | join(",")' "$OUT-fresh/results.jsonl")" = "new" ]
   [ -z "$(find "$OUT-fresh/cells" -name warm-phase.jsonl)" ]
   for d in "$OUT-fresh"/cells/echo__alpha-fast-to-*/pass1; do [ "$(wc -l <"$d/warmup.jsonl")" -gt 4 ]; done
+}
+
+@test "a workload's fixed warm-up is bounded in time by warmup_max_ms, at the median of its last warm-up batch" {
+  run "$RPCM" run "${FAST[@]}" --profile capped --cell 'echo/alpha→alpha'
+  [ "$status" -eq 0 ]
+  local log="$OUT/cells/echo__alpha-to-alpha/pass1/client.log" median fixed
+  # the re-warm's last batch median (ns), and the fixed warm-up it allowed: 2 ms of such calls, not 2,000
+  median=$(jq -r 'select(.rewarm and .workload == "ping") | .answer.batch_medians_ns[-1]' \
+    "$OUT/cells/echo__alpha-to-alpha/pass1/warmup.jsonl" | tail -n 1)
+  fixed=$(grep '"cmd": "warmup"' "$log" | grep -v until_steady | tail -n 1 | jq -r .calls)
+  echo "median $median ns, fixed warm-up $fixed calls" >&2
+  [ "$fixed" -eq "$((2000000 / median > 3 ? 2000000 / median : 3))" ]
+  [ "$fixed" -lt 2000 ]
+  record_holds 'echo/alpha→alpha' ping ".warmup == $fixed"
+  # without the bound, the plan's count
+  run "$RPCM" run "${FAST[@]}" --profile timed --cell 'echo/alpha→alpha' --out "$OUT-plain"
+  [ "$status" -eq 0 ]
+  OUT="$OUT-plain" record_holds 'echo/alpha→alpha' ping '.warmup == 2'
 }
 
 @test "a repetition lasts at least min_ms, however few calls it needs" {
@@ -391,10 +415,11 @@ interrupted_run() {
   # the segments each side resent, counted over the same calls: none on this quiet pair
   record_holds 'echo/alpha→beta' ping '.wire_per_call | .retransmitted_c2s == 0 and .retransmitted_s2c == 0'
   # TCP's tail loss probes off while counting (the fake client logs its namespace's setting at each measure),
-  # at the namespace's default while warming (one untimed repetition) and timing (two)
+  # at the namespace's default while warming (one untimed repetition in the warm phase's round, one in the
+  # cell's re-warm) and timing (two)
   local log="$OUT/cells/echo__alpha-to-beta/pass1/client.log"
   [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 1,' "$log" | grep -c '^tcp_early_retrans 0$')" -eq 1 ]
-  [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 3,' "$log" | grep -c '^tcp_early_retrans [1-9]$')" -eq 3 ]
+  [ "$(grep -A1 '"cmd": "measure", "workload": "ping", "calls": 3,' "$log" | grep -c '^tcp_early_retrans [1-9]$')" -eq 4 ]
   jq -e '.run.wire | contains("tail loss probes off while counting")' "$OUT/env.json" >/dev/null
   # and the sockets in TIME_WAIT on each side after the timed calls
   record_holds 'echo/alpha→beta' ping '(.time_wait.client | type) == "number" and (.time_wait.server | type) == "number"'

@@ -35,6 +35,16 @@ def test_every_client_crosses_every_server_and_a_gap_is_a_row_with_a_reason():
     assert cells["q/b→b"]["slug"] == "q__b-to-b"
 
 
+def test_a_bound_on_the_jit_warm_up_may_be_given_per_protocol_of_an_entry():
+    ms = [manifest("a", {"protocols": ["p", "q"], "server": ["s"], "client": ["c"], "thread_model": TM,
+                         "jit_threads": "^C2", "warmup_max_s": {"q": 60, "*": 120}}),
+          manifest("b", {"protocols": ["p", "q"], "server": ["s"], "client": ["c"], "thread_model": TM,
+                         "jit_threads": "^C2", "warmup_max_s": {"q": 45}})]
+    cells = by_name(plan.expand_cells(ms, "", REGISTRY))
+    assert cells["p/a→a"]["server_warmup_max_s"] == 120 and cells["q/a→a"]["server_warmup_max_s"] == 60
+    assert cells["q/b→a"]["client_warmup_max_s"] == 45 and cells["p/b→a"]["client_warmup_max_s"] == 0
+
+
 def test_unsupported_reasons_unregistered_protocols_and_missing_thread_models():
     ms = [manifest("a", {"protocols": ["p", "r"], "server": ["s"], "client": ["c"], "thread_model": TM}),
           manifest("b", {"protocol": "p", "client": ["c"], "server_unsupported": "no server",

@@ -107,6 +107,31 @@ def test_the_counting_pass_segments_fold_into_payload_and_bare_segments_per_call
     assert records.bytes_per_call({"connections": 0.0}) is None
 
 
+def test_bytes_tcp_sent_again_come_off_the_payload_the_counters_saw_twice(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    segments = {"payload_c2s": 400, "payload_s2c": 2_100_000, "data_segments_c2s": 4, "data_segments_s2c": 1460,
+                "empty_segments_c2s": 700, "empty_segments_s2c": 3}
+    # the server resent 40 segments (57,920 bytes) on its connection, a closed connection's count is gone, a
+    # connection of another cell resent nothing in between, and the client's sockets none
+    before = {"c2s": {}, "s2c": {"a:1 b:2": 1448, "a:1 b:9": 5000, "a:1 b:3": 100}}
+    after = {"c2s": {}, "s2c": {"a:1 b:2": 1448 + 57_920, "a:1 b:3": 100}}
+    (cell_dir / "wire.jsonl").write_text(json.dumps({
+        "workload": "ping", "calls": 2, "before": _wire(1), "after": _wire(3),
+        "segments_before": {k: 0 for k in segments}, "segments_after": segments,
+        "retransmitted_before": {"retransmitted_c2s": 0, "retransmitted_s2c": 0},
+        "retransmitted_after": {"retransmitted_c2s": 0, "retransmitted_s2c": 40},
+        "resent_bytes_before": before, "resent_bytes_after": after}) + "\n")
+    fold.end_cell(run, cell_dir)
+    wire = next(r for r in _stored_lines(run) if r["workload"] == "ping")["wire_per_call"]
+    assert wire["payload_s2c"] == (2_100_000 - 57_920) / 2 and wire["resent_payload_s2c"] == 57_920 / 2
+    assert wire["payload_c2s"] == 200 and wire["resent_payload_c2s"] == 0
+    assert wire["data_segments_s2c"] == (1460 - 40) / 2 and wire["data_segments_c2s"] == 2
+    # without the connections' counts (no ss), the payload stays as counted
+    lines = json.loads((cell_dir / "wire.jsonl").read_text())
+    lines["resent_bytes_after"] = None
+    assert fold._wire_counts_line(lines)["payload_s2c"] == 2_100_000 / 2
+
+
 def _with_floor_before_the_group(run: Path, cell_dir: Path, floor_facts: list[dict], samples: list | None) -> None:
     """The floor taken before the cell's server group, and the cell's end naming its folder."""
     folder = run / "floor" / "pass1" / "before-echo__alpha-to-beta"
@@ -149,6 +174,24 @@ def test_the_warm_up_answers_say_whether_a_workload_got_steady(tmp_path):
     fold.end_cell(run, cell_dir)
     ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
     assert ping["warmup_steady"] == {"steady": True, "batches": 3, "elapsed_ms": 12, "checked": 6}
+
+
+def test_a_kept_process_s_steady_state_is_its_warm_phase_s_full_round_and_the_cell_s_re_warm_comes_beside(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    full = {"ok": True, "checked": 800, "batches": 4, "steady": True, "elapsed_ms": 900}
+    short = {"ok": True, "checked": 50, "batches": 5, "steady": False, "elapsed_ms": 250}
+    (cell_dir / "warm-phase.jsonl").write_text("".join(
+        json.dumps({"workload": "ping", "answer": dict(full, batches=b)}) + "\n" for b in (9, 4)))
+    (cell_dir / "warmup.jsonl").write_text(json.dumps({"workload": "ping", "answer": short, "rewarm": True}) + "\n")
+    fold.end_cell(run, cell_dir)
+    ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
+    # the last full round counts for the steady state (⌛ when it did not get there); the short re-warm's
+    # bound cuts it off often and says nothing against the state the full rounds reached
+    assert ping["warmup_steady"] == {"steady": True, "batches": 4, "elapsed_ms": 900, "checked": 800,
+                                     "rewarm": {"steady": False, "batches": 5, "elapsed_ms": 250, "checked": 50}}
+    # a full round of the cell's own (a process new to the cell) comes after the warm phase's and counts
+    (cell_dir / "warmup.jsonl").write_text(json.dumps({"workload": "ping", "answer": dict(full, steady=False)}) + "\n")
+    assert fold._steady(cell_dir, "ping") == {"steady": False, "batches": 4, "elapsed_ms": 900, "checked": 800}
 
 
 def test_the_timed_records_carry_the_warm_up_of_their_processes_and_the_jit_s_cpu_while_timed(tmp_path):

@@ -3,6 +3,9 @@
 # same traffic on the same veth pair: TCP payload per direction, segments that carry it, and segments that
 # carry none (bare ACKs, SYN, FIN), which are what moves with timing.
 
+# Each test runs in a subshell of its own, its teardown in the same one: the PIDS a test adds are the ones its
+# teardown stops.
+# shellcheck disable=SC2030,SC2031
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -23,6 +26,22 @@ teardown() {
   netns_destroy
 }
 
+# wait_for FILE [TRIES]: until FILE has something in it, at most TRIES times 0.1 s (100 unless given).
+wait_for() {
+  local tries=0
+  until [ -s "$1" ]; do
+    tries=$((tries + 1)); [ "$tries" -le "${2:-100}" ] || return 1; sleep 0.1
+  done
+}
+
+# start_server: the server below in the server's namespace, its port in PORT.
+start_server() {
+  ip netns exec "$NETNS_NAME" python3 -c "$SERVER" "$NETNS_SERVER_IP" >"$BATS_TEST_TMPDIR/port" &
+  PIDS+=($!)
+  wait_for "$BATS_TEST_TMPDIR/port"
+  PORT=$(cat "$BATS_TEST_TMPDIR/port")
+}
+
 # A server that answers each request (two 4-byte lengths, then the request's bytes) with the reply's bytes.
 SERVER='
 import socket, struct, sys
@@ -41,7 +60,7 @@ with conn:
 '
 
 # Calls of several sizes, some spaced past the delayed-ACK timer so that ACKs go alone; prints the payload
-# it sent and received.
+# it sent and received (with "hold", also once before it holds its connection open for 5 s).
 CLIENT='
 import socket, struct, sys, time
 sent = received = 0
@@ -54,6 +73,9 @@ with socket.create_connection((sys.argv[1], int(sys.argv[2]))) as conn:
             got += len(conn.recv(65536))
         received += got
         time.sleep(pause)
+    if sys.argv[3:] == ["hold"]:
+        print(sent, received, flush=True)
+        time.sleep(5)
 print(sent, received)
 '
 
@@ -61,12 +83,8 @@ print(sent, received)
   [ -n "$NETNS_SEGMENTS" ] || { cat "$NETNS_LOG" >&2; return 1; }
   netns_offloads off || skip "ethtool cannot switch the offloads off here"
   local port before after pcap="$BATS_TEST_TMPDIR/wire.pcap" tries=0
-  ip netns exec "$NETNS_NAME" python3 -c "$SERVER" "$NETNS_SERVER_IP" >"$BATS_TEST_TMPDIR/port" &
-  PIDS+=($!)
-  until [ -s "$BATS_TEST_TMPDIR/port" ]; do
-    tries=$((tries + 1)); [ "$tries" -le 100 ] || return 1; sleep 0.1
-  done
-  port=$(cat "$BATS_TEST_TMPDIR/port")
+  start_server
+  port="$PORT"
   ip netns exec "$NETNS_CLIENT_NAME" tshark -q -i "$NETNS_HOST_IF" -f tcp -w "$pcap" 2>"$BATS_TEST_TMPDIR/tshark.log" &
   PIDS+=($!)
   tries=0
@@ -99,6 +117,44 @@ print(sent, received)
   [ "${c[1]}" -eq "${payload[1]}" ]
   [ "${c[3]}" -gt 15 ] # the 70,000-byte replies took several segments each
   [ "${c[4]}" -gt 0 ]
+}
+
+@test "a segment TCP sends again is counted once per copy; the connections' resent bytes give back the payload" {
+  [ -n "$NETNS_SEGMENTS" ] || { cat "$NETNS_LOG" >&2; return 1; }
+  netns_offloads off || skip "ethtool cannot switch the offloads off here"
+  local port before after resent_before resent_after
+  start_server
+  port="$PORT"
+  # the client's namespace drops every 15th segment with payload from the server after the counters (priority
+  # filter + 10) have seen it, as a full receive queue would: the server sends it again
+  ip netns exec "$NETNS_CLIENT_NAME" nft -f - <<NFT
+table ip rpcmatrix_droptest {
+  chain input {
+    type filter hook input priority 10; policy accept;
+    ip saddr $NETNS_SERVER_IP ip length > 100 numgen inc mod 15 == 0 drop
+  }
+}
+NFT
+  netns_segments before
+  netns_resent resent_before
+  # the client holds its connection open for a while after its calls: a closed connection takes its count along
+  ip netns exec "$NETNS_CLIENT_NAME" python3 -c "$CLIENT" "$NETNS_SERVER_IP" "$port" \
+    hold >"$BATS_TEST_TMPDIR/payload" &
+  PIDS+=($!)
+  wait_for "$BATS_TEST_TMPDIR/payload" 300
+  local -a payload b a
+  read -r -a payload < <(head -n 1 "$BATS_TEST_TMPDIR/payload")
+  netns_resent resent_after
+  netns_segments after
+  read -r -a b <<<"$before"
+  read -r -a a <<<"$after"
+  local resent
+  resent=$(jq -n --argjson b "$resent_before" --argjson a "$resent_after" '([$a.s2c[]] | add // 0) - ([$b.s2c[]] | add // 0)')
+  echo "server→client: counted $((a[1] - b[1])), resent $resent, received ${payload[1]}" >&2
+  [ "$resent" -gt 0 ]
+  [ "$((a[1] - b[1]))" -gt "${payload[1]}" ] # the resends were counted too
+  [ "$((a[1] - b[1] - resent))" -eq "${payload[1]}" ]
+  [ "$(jq -n --argjson a "$resent_after" '$a.c2s | length')" -eq 0 ] # the client resent nothing
 }
 
 @test "without nftables the counters say nothing rather than zero" {

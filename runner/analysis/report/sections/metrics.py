@@ -145,7 +145,10 @@ def wire(ctx: Context, cell: str, w: str) -> str:
         return (f"frames {per_call('bytes_c2s', 4)} / {per_call('bytes_s2c', 4)} "
                 f"({per_call('packets_c2s', 2)} / {per_call('packets_s2c', 2)})")
     resent = [figures.fig(cell, w, f"wire_per_call.retransmitted_{d}") for d in ("c2s", "s2c")]
-    resends = (f"; resent {per_call('retransmitted_c2s', 2)} / {per_call('retransmitted_s2c', 2)}"
+    resent_bytes = (f" = {per_call('resent_payload_c2s', 4)} / {per_call('resent_payload_s2c', 4)} B, "
+                    "not in the payload"
+                    if figures.fig(cell, w, "wire_per_call.resent_payload_c2s") is not None else "")
+    resends = (f"; resent {per_call('retransmitted_c2s', 2)} / {per_call('retransmitted_s2c', 2)}{resent_bytes}"
                if any(f is not None and f.median > 0 for f in resent) else "")
     return (f"{per_call('payload_c2s', 4)} / {per_call('payload_s2c', 4)} "
             f"({per_call('data_segments_c2s', 2)} / {per_call('data_segments_s2c', 2)}; "

@@ -76,13 +76,14 @@ def environment(ctx: Context) -> list:
         rows.append([f"Left out: {what}", f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
     if run.get("vectors_left_out"):
         rows.append(["Vectors left out", f"the {len(run['vectors_left_out'])} large ones (`size: large`: "
-                     f"{', '.join(run['vectors_left_out'])}), not sent in profile {prof.get('name')}; `just certify`, "
-                     "`just bench` and the study profiles send them"])
+                     f"{', '.join(run['vectors_left_out'])}), not sent in profile {prof.get('name')}; `just certify` "
+                     "and the study profiles send them"])
     steady = prof.get("steady") or {}
     rows.append(["Warm-up", "every workload of a cell warmed in turn, in batches, until the batch medians agree "
                             f"within {steady.get('tolerance', 0):.0%} (at most {steady.get('max_ms', 0)} ms each), "
-                            "before the first is measured (JIT compilers settle); then each workload's own "
-                            "warm-up calls"])
+                            "before the first is measured (JIT compilers settle); processes that made such a round "
+                            f"re-warmed once pinned, in short batches (at most {steady.get('rewarm_ms', 0)} ms "
+                            "each); then each workload's own warm-up calls"])
     passes = (f", the cells in a new random order each (seed {prof.get('seed')}); figures are medians across "
               "passes with a 95% confidence interval (t-interval on the log scale for up to 5 passes, order statistics "
               "beyond)")
