@@ -302,13 +302,12 @@ def _wire_counts_line(w: dict) -> dict:
             counts.update({k: (after[k] - before[k]) / w["calls"] for k in keys})
     resent = _resent_bytes(w.get("resent_bytes_before"), w.get("resent_bytes_after"))
     if resent is not None and "payload_c2s" in counts:
-        # the counters saw every copy of a resent segment: the payload is what the protocol sent once, its
-        # segments those without the resends (Tcp RetransSegs)
+        # the counters saw every copy of a resent segment: the payload is what the protocol sent once. The
+        # segment counts keep the copies (a resent segment may carry no payload: a SYN, a FIN), the resent
+        # segments beside them.
         for d in ("c2s", "s2c"):
             counts[f"resent_payload_{d}"] = resent[d] / w["calls"]
             counts[f"payload_{d}"] -= resent[d] / w["calls"]
-            if f"retransmitted_{d}" in counts:
-                counts[f"data_segments_{d}"] -= counts[f"retransmitted_{d}"]
     return {**counts, "counted_calls": w["calls"]}
 
 

@@ -125,7 +125,7 @@ def test_bytes_tcp_sent_again_come_off_the_payload_the_counters_saw_twice(tmp_pa
     wire = next(r for r in _stored_lines(run) if r["workload"] == "ping")["wire_per_call"]
     assert wire["payload_s2c"] == (2_100_000 - 57_920) / 2 and wire["resent_payload_s2c"] == 57_920 / 2
     assert wire["payload_c2s"] == 200 and wire["resent_payload_c2s"] == 0
-    assert wire["data_segments_s2c"] == (1460 - 40) / 2 and wire["data_segments_c2s"] == 2
+    assert wire["data_segments_s2c"] == 1460 / 2 and wire["retransmitted_s2c"] == 40 / 2  # copies counted
     # without the connections' counts (no ss), the payload stays as counted
     lines = json.loads((cell_dir / "wire.jsonl").read_text())
     lines["resent_bytes_after"] = None
