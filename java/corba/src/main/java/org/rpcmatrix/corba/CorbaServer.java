@@ -50,7 +50,8 @@ final class CorbaServer implements RunningServer {
         // The generated tie servant (the POA skeleton, delegating to BenchOperations) over the operation table.
         org.omg.CORBA.Object bench = root.servant_to_reference(new BenchPOATie(
                 OperationProxy.serve(BenchOperations.class, InjectedSpin.served(), CorbaMapping.INSTANCE)));
-        org.omg.CORBA.Object calculators = root.servant_to_reference(new CalculatorFactoryServant(root));
+        org.omg.CORBA.Object calculators = root.servant_to_reference(
+                new CalculatorFactoryServant(CalculatorFactoryServant.calculatorsPoa(root)));
         int iiopPort = iiopPort(orb, bench);
         Thread orbThread = new Thread(orb::run, "orb-run");
         orbThread.setDaemon(true);
