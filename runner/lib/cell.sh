@@ -124,18 +124,16 @@ times_workloads() {
 # queued drain (jit_settle). A client that is gone (2) or hangs (3) ends the cell here.
 WARM_CELL_ROUNDS=4
 warm_cell() {
-  local protocol="$1" cell_dir="$2" started=$SECONDS t0 warming=0 rounds=0 rewarm=rewarm
+  local protocol="$1" cell_dir="$2" started=$SECONDS t0 warming=0 rounds=0 rewarm
   local server="server|$SERVER_KEY" client="client|$CLIENT_KEY"
   WARM_MEDIAN_NS=()
   jit_warm "$server" && jit_warm "$client" || warming=1
   while :; do
+    rewarm=rewarm
     if ((warming || ${WARM_ROUNDS[$server]:-0} == 0 || ${WARM_ROUNDS[$client]:-0} == 0)); then rewarm=""; fi
     t0=${EPOCHREALTIME/./}
     warm_round "$protocol" "$cell_dir/warmup.jsonl" ${rewarm:+"$rewarm"} || return
-    if [[ -z "$rewarm" ]]; then
-      WARM_ROUNDS["$server"]=$((${WARM_ROUNDS[$server]:-0} + 1)) WARM_ROUNDS["$client"]=$((${WARM_ROUNDS[$client]:-0} + 1))
-    fi
-    rewarm=rewarm
+    if [[ -z "$rewarm" ]]; then count_full_round "$server" "$client"; fi
     t0=$(((${EPOCHREALTIME/./} - t0) / 1000))
     jit_note "$server" "$SERVER_PID" "$t0"
     jit_note "$client" "$CLIENT_PID" "$t0"

@@ -49,10 +49,14 @@ new_process_dir() {
 }
 
 # The {cell} folder of a server process ("protocol|server implementation"), empty when it starts: where it may
-# leave a stringified object reference for its clients.
-scratch_dir() {
+# leave a stringified object reference for its clients. The name only, in the pass's processes folder.
+scratch_name() {
   local key="$1"
-  printf '%s\n' "$OUT/processes/pass$PASS/scratch-${key%%|*}-${key#*|}"
+  printf '%s\n' "scratch-${key%%|*}-${key#*|}"
+}
+
+scratch_dir() {
+  printf '%s\n' "$OUT/processes/pass$PASS/$(scratch_name "$1")"
 }
 
 # A client's {cell} ("protocol|client implementation"): a link the runner points at the folder of the server it
@@ -65,8 +69,17 @@ client_scratch() {
 # point_scratch CLIENT_KEY SERVER_KEY: the client's {cell} is now its server's folder (a relative link: both are
 # in the pass's processes folder).
 point_scratch() {
-  local client="$1" server="$2"
-  ln -sfn "scratch-${server%%|*}-${server#*|}" "$OUT/processes/pass$PASS/cell-${client%%|*}-${client#*|}"
+  local target link
+  target=$(scratch_name "$2")
+  link=$(client_scratch "$1")
+  ln -sfn "$target" "$link"
+}
+
+# launch_prefix ROLE GROUP: the argv prefix of a new process of ROLE (server or client) that starts in cgroup
+# GROUP: into its namespace, and pinned to ROLE's CPU when GROUP is ROLE's own (not while warming), one word a line.
+launch_prefix() {
+  netns_prefix "$1"
+  if [[ "$2" == "$1" ]]; then pin_prefix "$1"; fi
 }
 
 # link_logs CELL_DIR PROCESS_DIR NAME...: the cell's own view of a process's files, as relative links.
@@ -91,7 +104,7 @@ server_spin_us() {
 # key. Returns 1 with READY_ERROR when it is not ready.
 start_server() {
   local cell="$1" host="$2" group="$3" key dir scratch spin
-  local -a argv launch=() pin=()
+  local -a argv launch=()
   read_cell "$cell"
   key="$CELL_PROTOCOL|$CELL_SERVER"
   retire_server "$key"
@@ -102,9 +115,8 @@ start_server() {
   mapfile -t argv < <(cell_argv "$cell" server "$host" "$FIXED_PORT" "$scratch")
   spin=$(server_spin_us "$CELL_SERVER_LANGUAGE")
   if [[ -n "$spin" ]]; then argv=(env "RPCMATRIX_SERVER_SPIN_US=$spin" "${argv[@]}"); fi
-  if [[ "$group" == server ]]; then mapfile -t pin < <(pin_prefix server); fi
-  mapfile -t launch < <(netns_prefix server)
-  start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${pin[@]}" "${argv[@]}"
+  mapfile -t launch < <(launch_prefix server "$group")
+  start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${argv[@]}"
   SERVER_KEY="$key" SERVER_PID="$STARTED_PID" SERVER_DIR="$dir" SERVER_PORT=""
   KEPT_SERVERS["$key"]="$SERVER_PID 0 $dir"
   SERVER_CELLS["$key"]=""
@@ -118,7 +130,7 @@ start_server() {
 # kept process of its protocol and implementation, or a new one. Sets SERVER_NEW; returns 1 with READY_ERROR
 # when a new one is not ready.
 serve_cell() {
-  local cell="$1" cell_dir="$2" host="$3" key
+  local cell="$1" cell_dir="$2" host="$3" key rc=0
   read_cell "$cell"
   key="$CELL_PROTOCOL|$CELL_SERVER"
   SERVER_NEW=0
@@ -127,14 +139,11 @@ serve_cell() {
     cgroup_join server "$SERVER_PID"
   else
     SERVER_NEW=1
-    start_server "$cell" "$host" server || {
-      note_served "$key" "$cell_dir"
-      link_logs "$cell_dir" "$SERVER_DIR" server.out server.log
-      return 1
-    }
+    start_server "$cell" "$host" server || rc=1
   fi
   note_served "$key" "$cell_dir"
   link_logs "$cell_dir" "$SERVER_DIR" server.out server.log
+  return "$rc"
 }
 
 # note_served KEY CELL_DIR: the kept server of KEY serves the cell (once, however often it is made active).
@@ -167,7 +176,7 @@ retire_server() {
 # cgroup GROUP (client, or warming); it becomes the kept and active client of its key.
 start_client() {
   local cell="$1" host="$2" port="$3" group="$4" scratch
-  local -a argv launch=() pin=()
+  local -a argv launch=()
   read_cell "$cell"
   CLIENT_KEY="$CELL_PROTOCOL|$CELL_CLIENT"
   retire_client "$CLIENT_KEY"
@@ -176,9 +185,8 @@ start_client() {
   scratch=$(client_scratch "$CLIENT_KEY")
   point_scratch "$CLIENT_KEY" "$CELL_PROTOCOL|$CELL_SERVER"
   mapfile -t argv < <(cell_argv "$cell" client "$host" "$port" "$scratch")
-  mapfile -t launch < <(netns_prefix client)
-  if [[ "$group" == client ]]; then mapfile -t pin < <(pin_prefix client); fi
-  client_start "$CLIENT_DIR" "${launch[@]}" "${pin[@]}" "${argv[@]}"
+  mapfile -t launch < <(launch_prefix client "$group")
+  client_start "$CLIENT_DIR" "${launch[@]}" "${argv[@]}"
   cgroup_join "$group" "$CLIENT_PID"
   kept_client_set "$CLIENT_KEY" "$CLIENT_PID" "$CLIENT_IN" "$CLIENT_OUT" "$CLIENT_DIR"
 }

@@ -550,10 +550,10 @@ run_command() {
   # {idl} for the processes: the run's own view of the contract when its profile leaves vectors out
   if [[ -d "$OUT/idl" ]]; then PROCESS_IDL_DIR="$OUT/idl"; fi
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
-  STEADY=$(jq -c '.steady // {} | {tolerance: (.tolerance // 0.1), max_ms: (.max_ms // 0)}' "$OUT/plan/profile.json")
-  REWARM_STEADY=$(jq -c '.steady // {} | {tolerance: (.tolerance // 0.1), max_ms: (.rewarm_ms // .max_ms // 0)}' \
-    "$OUT/plan/profile.json")
-  WARMUP_MAX_MS=$(jq -r '.warmup_max_ms // 0' "$OUT/plan/profile.json")
+  # the until_steady bounds of a full warm-up round and of a cell's re-warm (plan.steady_of fills them in), and
+  # the fixed warm-up's time bound
+  { read -r STEADY && read -r REWARM_STEADY && read -r WARMUP_MAX_MS; } < <(jq -c '(.steady | {tolerance, max_ms}),
+    (.steady | {tolerance, max_ms: .rewarm_ms}), (.warmup_max_ms // 0)' "$OUT/plan/profile.json")
   COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")
   COUNT_MS=$(jq -r '.count_ms // 250' "$OUT/plan/profile.json")
   # A profile that only proves the paths (smoke) may skip waiting for the implementations' JIT compilers.

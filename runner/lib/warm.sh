@@ -160,6 +160,11 @@ record_warm() {
   record "$1" "{\"kind\": \"warm\", \"pass\": $PASS, \"seconds\": $4, \"server\": $server, \"client\": $client}"
 }
 
+# count_full_round SERVER CLIENT: the pair ("server|<key>", "client|<key>") made a full warm-up round.
+count_full_round() {
+  WARM_ROUNDS["$1"]=$((${WARM_ROUNDS[$1]:-0} + 1)) WARM_ROUNDS["$2"]=$((${WARM_ROUNDS[$2]:-0} + 1))
+}
+
 # Forgets the warm-up of PROTOCOL's processes (all of them without one): they are gone.
 forget_warm() {
   local protocol="${1:-}" key rest
@@ -356,10 +361,7 @@ warm_finished() {
     first_left["s|$s"]=$((${first_left["s|$s"]:-1} - 1))
     first_left["c|$c"]=$((${first_left["c|$c"]:-1} - 1))
   fi
-  if ((rc == 0)) && [[ -e "${W_DIRS[$task]}/.timing" ]]; then
-    WARM_ROUNDS["server|$s"]=$((${WARM_ROUNDS[server|$s]:-0} + 1))
-    WARM_ROUNDS["client|$c"]=$((${WARM_ROUNDS[client|$c]:-0} + 1))
-  fi
+  if ((rc == 0)) && [[ -e "${W_DIRS[$task]}/.timing" ]]; then count_full_round "server|$s" "client|$c"; fi
   if kept_server_get "$s"; then jit_note "server|$s" "$SERVER_PID" "$busy_ms"; fi
   if ((rc >= 2)); then
     retire_client "$c"
