@@ -25,8 +25,8 @@ import org.rpcmatrix.grpc.proto.RandomDoublesStreamRequest;
 
 /**
  * The gRPC client adapter: one long-lived channel (one HTTP/2 connection, grpc-java's keep-alive
- * defaults); each unary call is a blocking call (as the generated blocking stub makes it, its answer read on
- * the calling thread) built from the operation table.
+ * defaults, retries off); each unary call is a blocking call (as the generated blocking stub makes it,
+ * its answer read on the calling thread) built from the operation table.
  */
 final class GrpcClient extends OperationClient {
     private final ManagedChannel channel;
@@ -62,7 +62,12 @@ final class GrpcClient extends OperationClient {
                 .withOption(ChannelOption.TCP_NODELAY, true)
                 // A fixed window, as grpc-java's benchmarks set it: BDP auto-tuning's pings follow timing,
                 // so the bytes per call would too (java/manifest.json).
-                .flowControlWindow(NettyChannelBuilder.DEFAULT_FLOW_CONTROL_WINDOW);
+                .flowControlWindow(NettyChannelBuilder.DEFAULT_FLOW_CONTROL_WINDOW)
+                // No retry buffer: through it every request message is flushed before the half-close, and
+                // whether END_STREAM then rides the message's frame or follows in a frame of its own was a
+                // race between threads, so the bytes per call followed timing (java/manifest.json). The
+                // contract's calls set no retry policy.
+                .disableRetry();
         if (tls != null) {
             builder.sslContext(tls).overrideAuthority(TlsFiles.SERVER_NAME);
         } else {
