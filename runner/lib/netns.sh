@@ -229,12 +229,13 @@ netns_resent() {
   printf -v "$1" '{"c2s": %s, "s2c": %s}' "$c2s" "$s2c"
 }
 
-# netns_resent_json: from ss's one-line listing on stdin, {"<local> <peer>": bytes_retrans, ...}.
+# netns_resent_json: from ss's one-line listing on stdin, {"<local> <peer>": bytes_retrans, ...}. A socket of a
+# dual-stack listener (Java's) shows its IPv4 addresses mapped: [::ffff:198.18.0.1]:8080.
 netns_resent_json() {
   awk '
     { key = ""; n = 0
       for (i = 1; i <= NF; i++) {
-        if ($i ~ /^[0-9.]+:[0-9]+$/ && split(key, parts, " ") < 2) key = key (key == "" ? "" : " ") $i
+        if ($i ~ /^([0-9.]+|\[[0-9a-f:.]+\]):[0-9]+$/ && split(key, parts, " ") < 2) key = key (key == "" ? "" : " ") $i
         if ($i ~ /^bytes_retrans:[0-9]+$/) n = substr($i, 15) + 0
       }
       if (n > 0) out = out (out == "" ? "" : ", ") sprintf("\"%s\": %.0f", key, n) }

@@ -157,6 +157,18 @@ NFT
   [ "$(jq -n --argjson a "$resent_after" '$a.c2s | length')" -eq 0 ] # the client resent nothing
 }
 
+@test "each connection's resent bytes under its own addresses, a dual-stack listener's mapped ones too" {
+  # ss -tinHO as it lists a Python server's socket and a Java server's (an IPv6 socket, IPv4 peers mapped);
+  # a connection that resent nothing is left out
+  run netns_resent_json <<'LISTING'
+ESTAB 0 0 198.18.0.1:8080 198.18.0.2:40000 cubic wscale:7,7 rto:204 bytes_sent:900 bytes_retrans:1448 bytes_acked:900
+ESTAB 0 0 [::ffff:198.18.0.1]:8081 [::ffff:198.18.0.2]:40001 bbr wscale:10,10 rto:204 bytes_retrans:31856 segs_in:2
+ESTAB 0 0 [::ffff:198.18.0.1]:8081 [::ffff:198.18.0.2]:40002 bbr wscale:10,10 rto:204 segs_in:2
+LISTING
+  [ "$status" -eq 0 ]
+  [ "$(jq -c . <<<"$output")" = '{"198.18.0.1:8080 198.18.0.2:40000":1448,"[::ffff:198.18.0.1]:8081 [::ffff:198.18.0.2]:40001":31856}' ]
+}
+
 @test "without nftables the counters say nothing rather than zero" {
   NETNS_SEGMENTS=""
   netns_segments counted
