@@ -142,8 +142,8 @@ def allow_timing(args) -> int:
 def shuffle(args) -> int:
     from . import plan
     lines = plan.shuffled([line for line in sys.stdin.read().splitlines() if line.strip()], args.seed, args.pass_no)
-    if args.lanes is not None:
-        groups = plan.dealt_to_lanes(lines, args.lanes)
+    if args.lane_queue:
+        groups = plan.lane_queue(lines)
     elif args.warm_processes is not None:
         groups = plan.warm_chunks(lines, args.warm_processes)
     else:
@@ -407,7 +407,8 @@ def main(argv=None) -> int:
     s = sub.add_parser("shuffle", help="the cells on stdin in the pass's seeded random order")
     s.add_argument("--seed", type=int, required=True)
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
-    s.add_argument("--lanes", type=int, help="also deal the cells to this many lanes: '<lane>\\t<cell>' lines")
+    s.add_argument("--lane-queue", action="store_true",
+                   help="also each cell's place in the lanes' queue: '<place>\\t<cell>' lines")
     s.add_argument("--warm-processes", type=int,
                    help="also say each cell's warm phase, at most this many processes each: '<phase>\\t<cell>' lines")
     s.set_defaults(func=shuffle)

@@ -442,21 +442,24 @@ run_cells() {
 LANE=""
 LANE_PIDS=()
 
-# run_lanes TOTAL FIRST: the pass's cells dealt to LANES lanes by protocol (plan.dealt_to_lanes), each lane a
-# subshell that runs its cells as the runner would, all at once, sharing the namespace and cgroups. Only a
-# profile that measures nothing has lanes (plan.lanes). A lane that stops early leaves its cells unrecorded:
-# the run ends with status 1, and --resume runs them.
+# run_lanes TOTAL FIRST: the pass's cells queued in groups, one per protocol, largest first (plan.lane_queue);
+# LANES lanes, each a subshell that takes the next group whenever it is done with one and runs its cells as
+# the runner would, all at once, sharing the namespace and cgroups. Only a profile that measures nothing has
+# lanes (plan.lanes). A lane that stops early leaves its cells unrecorded: the run ends with status 1, and
+# --resume runs them.
 run_lanes() {
-  local total="$1" index="$2" dir lane cell file status
+  local total="$1" index="$2" dir place cell file lane status planned
   dir="$OUT/plan/lanes/pass$PASS"
   rm -rf "$dir" && mkdir -p "$dir"
-  while IFS=$'\t' read -r lane cell; do
-    printf '%s\t%s\n' "$index" "$cell" >>"$dir/lane$((lane + 1)).tsv"
+  while IFS=$'\t' read -r place cell; do
+    printf -v file '%s/group%04d.tsv' "$dir" "$place"
+    printf '%s\t%s\n' "$index" "$cell" >>"$file"
     index=$((index + 1))
-  done < <(shuffled_cells --lanes "$LANES")
-  for file in "$dir"/lane*.tsv; do
-    lane="${file##*/lane}"
-    run_lane "${lane%.tsv}" "$total" <"$file" &
+  done < <(shuffled_cells --lane-queue)
+  # each lane's time left: its share of the pass's planned work, timed from its start
+  planned=$(cat "$dir"/group*.tsv | cut -f2- | "$PYTHON" -m analysis estimate --run "$OUT" --passes 1)
+  for ((lane = 1; lane <= LANES; lane++)); do
+    run_lane "$lane" "$total" "$dir" $((planned / LANES)) &
     LANE_PIDS+=("$!")
   done
   for lane in "${!LANE_PIDS[@]}"; do
@@ -470,19 +473,20 @@ run_lanes() {
   LANE_PIDS=()
 }
 
-# run_lane N TOTAL: one lane's cells (on stdin), run in the background job run_lanes starts for it (one process:
-# its traps are its own): its processes are its own to stop, on an interruption too; the namespace and cgroups
-# are the runner's.
+# run_lane N TOTAL DIR PLANNED: one lane, in the background job run_lanes starts for it (one process: its traps
+# are its own), taking DIR's groups of cells in turn, each the lane's whose claim (an atomic mkdir) comes first;
+# its processes are its own to stop, on an interruption too; the namespace and cgroups are the runner's.
 run_lane() {
   LANE="$1" LIVE_GROUPS=() KEPT_CLIENTS=() CLIENT_PID="" SERVER_PID=""
-  local cells
-  cells=$(cat)
+  local group
   trap stop_processes EXIT
   trap 'stop_processes; fold_unfolded_step; exit 130' INT TERM
-  # the time left is the lane's own: its planned work, timed from its start
-  PLANNED=$(cut -f2- <<<"$cells" | "$PYTHON" -m analysis estimate --run "$OUT" --passes 1) DONE_WORK=0
-  MATRIX_STARTED=$SECONDS
-  run_cells "$2" <<<"$cells"
+  PLANNED="$4" DONE_WORK=0 MATRIX_STARTED=$SECONDS
+  for group in "$3"/group*.tsv; do
+    mkdir "${group%.tsv}.taken" 2>/dev/null || continue
+    printf '%s\n' "$LANE" >"${group%.tsv}.taken/lane"
+    run_cells "$2" <"$group"
+  done
 }
 
 # The run's plan, environment and cell list (a resumed run keeps those it began with).

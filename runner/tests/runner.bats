@@ -607,11 +607,14 @@ interrupted_run() {
   local protocols=echo,oneway,gap,published,nope
   run "$RPCM" run "${FAST[@]}" --profile lanes --protocol "$protocols"
   [ "$status" -eq 0 ]
-  # the protocols were dealt to two lanes, each printing its own progress lines whole
+  # the protocols' groups were taken by two lanes, each printing its own progress lines whole
   [[ "$output" == *"(lane 1: about"* && "$output" == *"(lane 2: about"* ]]
   [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-lane1-*' | wc -l)" -gt 0 ]
   [ "$(find "$OUT/processes/pass1" -maxdepth 1 -name '*-lane2-*' | wc -l)" -gt 0 ]
-  [ "$(cut -f1 "$OUT"/plan/lanes/pass1/lane*.tsv | sort -n | uniq | wc -l)" -eq "$(wc -l <"$OUT/cells.jsonl")" ]
+  # every cell in one group of the lanes' queue, every group taken by one lane
+  [ "$(cut -f1 "$OUT"/plan/lanes/pass1/group*.tsv | sort -n | uniq | wc -l)" -eq "$(wc -l <"$OUT/cells.jsonl")" ]
+  [ "$(cat "$OUT"/plan/lanes/pass1/group*.taken/lane | wc -l)" -eq "$(find "$OUT/plan/lanes/pass1" -name 'group*.tsv' | wc -l)" ]
+  [ "$(sort -u "$OUT"/plan/lanes/pass1/group*.taken/lane | paste -sd' ')" = "1 2" ]
   # lanes are not pinned: pinned, the lanes' clients would queue on one CPU and their servers on the other
   jq -e '.run.pin == "not pinned: 2 lanes of cells at once share the CPUs (the profile measures nothing)"' "$OUT/env.json" >/dev/null
   # every record once, and the same outcomes as the same cells in one lane

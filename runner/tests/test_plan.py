@@ -142,20 +142,19 @@ def test_lanes_only_where_nothing_is_measured():
             raise AssertionError(f"lanes {bad!r} allowed")
 
 
-def test_cells_are_dealt_to_lanes_by_protocol_heaviest_first():
+def test_cells_are_queued_for_lanes_by_protocol_heaviest_first():
     def cell(protocol, n, declined=False):
         return json.dumps({"protocol": protocol, "name": f"{protocol}/{n}", "unsupported": "no" if declined else None})
-    lines = ([cell("big", i) for i in range(5)] + [cell("mid", i) for i in range(3)]
-             + [cell("small", i) for i in range(2)] + [cell("gaps", i, declined=True) for i in range(6)])
-    lanes = plan.dealt_to_lanes(lines, 2)
+    lines = ([cell("gaps", i, declined=True) for i in range(6)] + [cell("small", i) for i in range(2)]
+             + [cell("big", i) for i in range(5)] + [cell("mid", i) for i in range(3)]
+             + [cell("even", i) for i in range(2)])
+    places = plan.lane_queue(lines)
     of = {json.loads(line)["protocol"]: set() for line in lines}
-    for line, lane in zip(lines, lanes, strict=True):
-        of[json.loads(line)["protocol"]].add(lane)
-    assert all(len(s) == 1 for s in of.values()), "a protocol's cells stay in one lane"
-    # weights (cells that run + 1): big 6, mid 4, small 3, gaps 1 -> big | mid + small ... gaps to the lighter
-    assert of["big"] != of["mid"] and of["mid"] == of["small"] and of["gaps"] == of["big"]
-    assert plan.dealt_to_lanes(lines, 1) == [0] * len(lines)
-    assert set(plan.dealt_to_lanes(lines, 8)) == {0, 1, 2, 3}  # no more lanes than protocols get cells
+    for line, place in zip(lines, places, strict=True):
+        of[json.loads(line)["protocol"]].add(place)
+    assert all(len(s) == 1 for s in of.values()), "a protocol's cells are one group"
+    # weights (cells that run + 1): big 6, mid 4, small 3, even 3 (after small: the pass's order), gaps 1
+    assert [of[p].pop() for p in ("big", "mid", "small", "even", "gaps")] == [0, 1, 2, 3, 4]
 
 
 def test_a_profile_without_large_vectors_gives_its_processes_a_view_of_the_contract_without_them(tmp_path):
