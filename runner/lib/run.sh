@@ -196,7 +196,7 @@ setup_network() {
   fi
   reason=$(netns_unavailable_reason)
   if [[ -z "$reason" ]] && netns_create "$(printf '%05d' $(($$ % 100000)))"; then
-    WIRE_NOTE="$NETNS_NOTE; counted on the client's veth in a separate pass of count_calls calls per workload: Ethernet frames (14-byte header + IP + TCP + payload); offloads $NETNS_OFFLOADS"
+    WIRE_NOTE="$NETNS_NOTE; counted on the client's veth in a separate pass per workload (at least count_ms, at most count_calls calls): Ethernet frames (14-byte header + IP + TCP + payload); offloads $NETNS_OFFLOADS"
     if [[ -n "$NETNS_EARLY_RETRANS" ]]; then
       WIRE_NOTE+="; TCP's tail loss probes off while counting (their spurious resends followed timing)"
     else
@@ -554,12 +554,13 @@ run_command() {
   # {idl} for the processes: the run's own view of the contract when its profile leaves vectors out
   if [[ -d "$OUT/idl" ]]; then PROCESS_IDL_DIR="$OUT/idl"; fi
   COMMAND_TIMEOUT="${COMMAND_TIMEOUT:-$(jq -r '.command_timeout_s' "$OUT/plan/profile.json")}"
-  # the until_steady bounds of a full warm-up round and of a cell's re-warm (plan.steady_of fills them in), and
-  # the fixed warm-up's time bound
-  { read -r STEADY && read -r REWARM_STEADY && read -r WARMUP_MAX_MS; } < <(jq -c '(.steady | {tolerance, max_ms}),
-    (.steady | {tolerance, max_ms: .rewarm_ms}), (.warmup_max_ms // 0)' "$OUT/plan/profile.json")
+  # the until_steady bounds of a full warm-up round, of a cell's re-warm and of the warm phase's round of
+  # processes without a JIT (plan.steady_of fills them in), and the fixed warm-up's time bound
+  { read -r STEADY && read -r REWARM_STEADY && read -r PHASE_STEADY && read -r WARMUP_MAX_MS; } < <(jq -c '
+    (.steady | {tolerance, max_ms}), (.steady | {tolerance, max_ms: .rewarm_ms}),
+    (.steady | {tolerance, max_ms: .phase_max_ms}), (.warmup_max_ms // 0)' "$OUT/plan/profile.json")
   COUNT_CALLS=$(jq -r '.count_calls // 0' "$OUT/plan/profile.json")
-  COUNT_MS=$(jq -r '.count_ms // 250' "$OUT/plan/profile.json")
+  COUNT_MS=$(jq -r '.count_ms // 100' "$OUT/plan/profile.json")
   # A profile that only proves the paths (smoke) may skip waiting for the implementations' JIT compilers.
   JIT_WARMUP=$(jq -r 'if .implementation_warmup == false then 0 else 1 end' "$OUT/plan/profile.json")
   read -r WARM_TASKS WARM_PROCESSES JIT_QUIET_PERMILLE JIT_WINDOW_MS < <(jq -r '"\(.warm_phase.tasks) \(.warm_phase.processes) \(.jit_quiet.share * 1000 | floor) \(.jit_quiet.window_s * 1000 | floor)"' \

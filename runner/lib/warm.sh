@@ -378,9 +378,10 @@ warm_finished() {
 # warm_task TASK FIRST PORT CLIENT_AGE SERVER_AGE, in a background job: the cell's client connects to its server;
 # on its first task the cell's connect answer, vectors and published metadata are recorded as run_cell would,
 # and whether its workloads may be timed (.timing) or the cell is settled (.settled); then, when they may be
-# timed, one warm-up round over its workloads (each until steady, as the profile bounds it; answers in
-# warm-phase.jsonl). Every cell gets its full round here, JIT or not, two CPUs working at once: its own warm-up
-# when it is timed only re-warms (warm_cell).
+# timed, one warm-up round over its workloads (answers in warm-phase.jsonl): each until steady, bounded by the
+# profile's max_ms on the cell's first task where a process has a JIT to wait for, else by its phase_max_ms (no
+# compiler to feed, or one fed again while it is not yet quiet). Every cell gets its full round here, JIT or not,
+# two CPUs working at once: its own warm-up when it is timed only re-warms (warm_cell).
 # Writes "<status> <busy ms>" to the status file named for its pid: status 2 or 3 when the client is gone or hung.
 warm_task() {
   local task="$1" first="$2" port="$3" client_age="$4" server_age="$5" dir cell rc=0 t0 name rest
@@ -412,7 +413,9 @@ warm_task() {
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"connect\", \"host\": \"$host\", \"port\": $port}" || rc=$?
   fi
   if ((rc == 0)) && [[ -e "$dir/.timing" ]]; then
-    warm_round "$CELL_PROTOCOL" "$dir/warm-phase.jsonl" || rc=$?
+    local bound=phase
+    if ((first)) && [[ -n "${JIT_REGEX["server|${W_SERVERS[$task]}"]:-}${JIT_REGEX["client|${W_CLIENTS[$task]}"]:-}" ]]; then bound=""; fi
+    warm_round "$CELL_PROTOCOL" "$dir/warm-phase.jsonl" ${bound:+"$bound"} || rc=$?
   fi
   if ((rc >= 2)) && ((first)) && [[ ! -e "$dir/.settled" ]]; then
     record_lost_client "$dir" "$rc" "warm-up: " workloads || true
@@ -427,7 +430,7 @@ warm_task_status() {
   printf '%s %s\n' "$1" $(((now - $2) / 1000)) >"$WARM_STATUS_DIR/$BASHPID"
 }
 
-# warm_round PROTOCOL FILE [rewarm]: one warm-up round of the active client over the protocol's workloads: each
+# warm_round PROTOCOL FILE [rewarm|phase]: one warm-up round of the active client over the protocol's workloads: each
 # until its batch medians agree (bounded by the profile's max_ms), its answer appended to FILE as it came (one line
 # of JSON: a jq per batch cost more than the batch on a fast stack), then one untimed repetition of it exactly as
 # it will be timed (prepare, measure with the plan's calls, min_ms and max_calls, samples dropped), so that the
@@ -435,12 +438,16 @@ warm_task_status() {
 # on-stack replacement, after thousands of iterations) in their first timed repetitions. A batch is the workload's
 # warm-up count of calls, or its least calls per repetition when larger. With "rewarm" (processes a full round
 # already brought to steady state), batches of the least calls per repetition, each workload bounded by the
-# profile's rewarm_ms: 200 calls of a 10 ms stack are 2 s a batch. A wrong answer is left to the workload's own
-# warm-up, which records it; returns 2 or 3 at once when the client is gone or hangs.
+# profile's rewarm_ms: 200 calls of a 10 ms stack are 2 s a batch. With "phase" (the warm phase's rounds that
+# only keep calls coming), each workload bounded by the profile's phase_max_ms. A wrong answer is
+# left to the workload's own warm-up, which records it; returns 2 or 3 at once when the client is gone or hangs.
 warm_round() {
-  local protocol="$1" file="$2" rewarm="${3:-}" name size warmup calls reps min_ms max_calls batch rc command
+  local protocol="$1" file="$2" mode="${3:-}" name size warmup calls reps min_ms max_calls batch rc command rewarm=""
   local steady="$STEADY"
-  if [[ -n "$rewarm" ]]; then steady="$REWARM_STEADY"; fi
+  case "$mode" in
+    rewarm) steady="$REWARM_STEADY" rewarm=1 ;;
+    phase) steady="$PHASE_STEADY" ;;
+  esac
   while read -r name size warmup calls reps min_ms max_calls; do
     [[ -n "$name" ]] || continue
     batch=$((warmup > calls ? warmup : calls))

@@ -240,16 +240,17 @@ interrupted_run() {
   run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→alpha'
   [ "$status" -eq 0 ]
   local log="$OUT/cells/echo__alpha-to-alpha/pass1/client.log" first_fixed last_steady
-  # the warm phase's full round (each workload until steady, bounded by the profile's max_ms: 300), then the
-  # cell's own re-warm once pinned (batches of the least calls, bounded by rewarm_ms: 250 when not given), each
+  # the warm phase's full round (each workload until steady, bounded for processes without a JIT by the
+  # profile's phase_max_ms: 200), then the cell's own re-warm once pinned (batches of the least calls, bounded by
+  # rewarm_ms: 250 when not given, or max_ms when that is less: 300), each
   # workload followed by one untimed repetition of it (prepare, measure, samples: the timing loop compiled
   # too), all before the first workload's fixed warm-up
   first_fixed=$(grep -n '"cmd": "warmup"' "$log" | grep -v until_steady | head -n 1 | cut -d: -f1)
   last_steady=$(grep -n 'until_steady' "$log" | tail -n 1 | cut -d: -f1)
   [ "$(grep -c 'until_steady' "$log")" -eq 8 ] # every workload of the plan, twice
-  [ "$(grep 'until_steady' "$log" | head -n 4 | grep -cE '"max_ms": ?300}')" -eq 4 ]
+  [ "$(grep 'until_steady' "$log" | head -n 4 | grep -cE '"max_ms": ?200}')" -eq 4 ]
   [ "$(grep 'until_steady' "$log" | tail -n 4 | grep -cE '"max_ms": ?250}')" -eq 4 ]
-  jq -e '.steady == {"tolerance": 0.5, "max_ms": 300, "rewarm_ms": 250}' "$OUT/plan/profile.json" >/dev/null
+  jq -e '.steady == {"tolerance": 0.5, "max_ms": 300, "phase_max_ms": 200, "rewarm_ms": 250}' "$OUT/plan/profile.json" >/dev/null
   [ "$last_steady" -lt "$first_fixed" ]
   sed -n "1,${first_fixed}p" "$log" | grep -v '^tcp_early_retrans' | grep -A 3 '"workload": "echoInt32".*until_steady' |
     sed -n 2,4p | jq -r .cmd | paste -sd' ' |
@@ -267,9 +268,13 @@ interrupted_run() {
   [ "$status" -eq 0 ]
   local fast="$OUT/cells/echo__alpha-fast-to-alpha/pass1" plain="$OUT/cells/echo__alpha-to-alpha/pass1"
   # the warm phase made rounds over the 4 workloads until the fake JIT had spent its 2 s and a window (1 s) of
-  # calls went by quiet; a cell without a JIT made one there
+  # calls went by quiet, each workload of its first bounded by the profile's max_ms (300), of the later ones by
+  # phase_max_ms (200); a cell without a JIT made one there, bounded by phase_max_ms
   [ "$(wc -l <"$fast/warm-phase.jsonl")" -gt 4 ]
   [ "$(wc -l <"$plain/warm-phase.jsonl")" -eq 4 ]
+  [ "$(grep 'until_steady' "$fast/client.log" | head -n 4 | grep -cE '"max_ms": ?300}')" -eq 4 ]
+  [ "$(grep 'until_steady' "$fast/client.log" | sed -n 5,8p | grep -cE '"max_ms": ?200}')" -eq 4 ]
+  [ "$(grep 'until_steady' "$plain/client.log" | head -n 4 | grep -cE '"max_ms": ?200}')" -eq 4 ]
   record_holds 'echo/alpha-fast→alpha' ping '.warm_phase.client.jit and .warm_phase.client.ended == "quiet"
     and .warm_phase.client.warm_s >= 2 and .warm_phase.client.share < 0.05 and .warm_phase.client.window_ms >= 1000
     and (.warm_phase.server.jit | not)'

@@ -134,6 +134,17 @@ def test_two_modes_and_an_unsteady_warm_up_are_flagged_per_pass():
     assert flags.rtt_flags(recs) == {Flag.BIMODAL: {"modes": [(1, modes)]}, Flag.NOT_STEADY: {"passes": [2]}}
 
 
+def test_the_pinned_re_warm_decides_whether_the_warm_up_was_steady():
+    # the warm phase's round (three cells on two CPUs) did not agree, the cell's pinned re-warm did: steady; and
+    # the other way round: not steady, whatever the phase's round said
+    calm = _timed("x/a→b", 10.0, 1, warmup_steady={"steady": False, "rewarm": {"steady": True}})
+    restless = _timed("x/a→b", 10.0, 2, warmup_steady={"steady": True, "rewarm": {"steady": False}})
+    assert flags.warmed_steady(calm) is True and flags.warmed_steady(restless) is False
+    assert flags.rtt_flags([calm, restless]) == {Flag.NOT_STEADY: {"passes": [2]}}
+    warm = Figures([calm, restless], [_cell("x/a→b")], None).warmup("x/a→b", ["ping"])
+    assert (warm.steady, warm.checked, warm.not_steady) == (1, 2, [("ping", 2)])
+
+
 def test_a_jit_still_compiling_while_the_calls_were_timed_is_flagged_per_side():
     busy = _timed("x/a→b", 10.0, 1, jit_cpu={"server_ms": 30.0, "server_share": 0.12, "client_ms": 0.0,
                                             "client_share": 0.0},

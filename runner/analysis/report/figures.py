@@ -244,9 +244,9 @@ class Figures:
                 if w.get("jit"):
                     jit.setdefault(side, {})[r.get("pass", 1)] = (r.get("pass", 1), w.get("ended"), w.get("warm_s"),
                                                                   w.get("share"))
-        return WarmUp(steady=sum(1 for _, r in entries if r["warmup_steady"].get("steady")), checked=len(entries),
+        return WarmUp(steady=sum(1 for _, r in entries if flags.warmed_steady(r)), checked=len(entries),
                       elapsed_ms=stats.median_ci(list(per_pass.values()))["median"],
-                      not_steady=[(w, r.get("pass", 1)) for w, r in entries if not r["warmup_steady"].get("steady")],
+                      not_steady=[(w, r.get("pass", 1)) for w, r in entries if not flags.warmed_steady(r)],
                       jit={side: sorted(by_pass.values()) for side, by_pass in jit.items()})
 
     def memory(self, cell: str) -> Memory | None:

@@ -79,13 +79,21 @@ def rtt_flags(recs: list[dict]) -> dict:
     modes = [(r.get("pass", 1), r["bimodal"]) for r in recs if r.get("bimodal")]
     if modes:
         flags[Flag.BIMODAL] = {"modes": modes}
-    not_steady = [r.get("pass", 1) for r in recs if (r.get("warmup_steady") or {}).get("steady") is False]
+    not_steady = [r.get("pass", 1) for r in recs if warmed_steady(r) is False]
     if not_steady:
         flags[Flag.NOT_STEADY] = {"passes": not_steady}
     busy = jit_busy(recs)
     if busy:
         flags[Flag.JIT_BUSY] = {"sides": busy}
     return flags
+
+
+def warmed_steady(rec: dict) -> bool | None:
+    """Whether the workload's last warm-up before its timing reached a steady state: the cell's re-warm, pinned as
+    the timing is, when it re-warmed processes the warm phase had warmed; else its full warm-up round. The warm
+    phase's round runs three cells on two CPUs, where batch medians agree or not with the neighbours' load."""
+    warmed = rec.get("warmup_steady") or {}
+    return (warmed.get("rewarm") or warmed).get("steady")
 
 
 def jit_busy(recs: list[dict]) -> list[tuple]:

@@ -83,7 +83,9 @@ def environment(ctx: Context) -> list:
                             f"within {steady.get('tolerance', 0):.0%} (at most {steady.get('max_ms', 0)} ms each), "
                             "before the first is measured (JIT compilers settle); processes that made such a round "
                             f"re-warmed once pinned, in short batches (at most {steady.get('rewarm_ms', 0)} ms "
-                            "each); then each workload's own warm-up calls"
+                            "each; ⌛ marks a workload whose last warm-up did not agree); in the warm phase, the "
+                            "rounds of processes without a JIT to wait for and those after a cell's first at most "
+                            f"{steady.get('phase_max_ms', 0)} ms each; then each workload's own warm-up calls"
                             + (f" (at most {prof['warmup_max_ms']} ms of them, at the last batch's median)"
                                if prof.get("warmup_max_ms") else "")])
     passes = (f", the cells in a new random order each (seed {prof.get('seed')}); figures are medians across "

@@ -137,11 +137,13 @@ def warmup(ctx: Context, protocol: str) -> list:
     if not rows:
         return []
     return [Heading(4, "Warm-up"),
-            Paragraph("Whether the cell's own warm-up (batches until their medians agree, bounded per workload) "
-                      "reached a steady state, and how long it took per pass; the workloads that did not are marked ⌛ "
-                      "in the round-trip table. The last column is how the warm-up of each JIT runtime's process ended "
-                      "before: quiet (its compiler threads under 5% of a CPU over its last window of calls) or at its "
-                      "bound, after how many seconds, and the compiler threads' share of a CPU over that last window."),
+            Paragraph("Whether each workload's last warm-up before its timing (batches until their medians agree, "
+                      "bounded per workload: the cell's re-warm, pinned, of processes the warm phase warmed, else its "
+                      "full round) reached a steady state, and how long the full round took per pass; the workloads "
+                      "that did not are marked ⌛ in the round-trip table. The last column is how the warm-up of "
+                      "each JIT runtime's process ended before: quiet (its compiler threads under 5% of a CPU over "
+                      "its last window of calls) or at its bound, after how many seconds, and the compiler threads' "
+                      "share of a CPU over that last window."),
             Table(["client→server", "workloads steady", "warm-up, s", "not steady", "JIT warm-up"], rows)]
 
 
