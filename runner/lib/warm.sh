@@ -266,31 +266,30 @@ warm_summary() {
 
 # warm_schedule PORTS_VAR: runs the phase's tasks, up to WARM_TASKS at once, each in a background job of its
 # own with one client and one server that no other running task has: first each cell's connect, vectors and
-# first round (in the pass's order), then rounds of cells whose server or client is not yet warm (jit_warm),
-# taken in turn.
+# first round, then rounds of cells whose server or client is not yet warm (jit_warm), taken in turn. The first
+# tasks go in the order of their processes' longest JIT bound, longest first (the pass's order among equals).
 warm_schedule() {
   local -n ports="$1"
   local -A busy=() running=() first_left=()
-  local -a pending=()
-  local i next=0 pid task first rc busy_ms n=${#W_CELLS[@]} started tries
+  local -a pending=() order=()
+  local i next=0 pid task first rc busy_ms n=${#W_CELLS[@]} started tries bound
   for i in "${!W_CELLS[@]}"; do
     [[ ! -e "${W_DIRS[$i]}/.settled" ]] || continue
-    pending+=("$i")
+    warm_bound "$i"
+    order+=("$W_BOUND"$'\t'"$i")
     first_left["s|${W_SERVERS[$i]}"]=$((${first_left["s|${W_SERVERS[$i]}"]:-0} + 1))
     first_left["c|${W_CLIENTS[$i]}"]=$((${first_left["c|${W_CLIENTS[$i]}"]:-0} + 1))
   done
+  # The first tasks of the cells whose processes have a JIT to wait for go first, the longest bound
+  # (warmup_max_s) first: their compilers' work is the phase's longest path. Then those of the others (a short
+  # round each, phase_max_ms), before any further round, so that none waits for a shared server's JIT rounds.
+  while IFS=$'\t' read -r bound i; do
+    if [[ -n "$i" ]]; then pending+=("$i"); fi
+  done < <(printf '%s\n' "${order[@]+"${order[@]}"}" | sort -s -t$'\t' -k1,1nr)
   WARM_STATUS_DIR=$(mktemp -d "$OUT/.warm.XXXXXX")
   while :; do
-    # the cells' first tasks, in order, as their processes come free
-    local -a still=()
-    for i in "${pending[@]+"${pending[@]}"}"; do
-      if ((${#running[@]} < WARM_TASKS)) && warm_free "$i"; then
-        warm_start "$i" 1 "${ports[${W_SERVERS[$i]}]}"
-      else
-        still+=("$i")
-      fi
-    done
-    pending=("${still[@]+"${still[@]}"}")
+    # the cells' first tasks, as their processes come free
+    warm_first_tasks pending
     # then rounds for processes still warming, the cells taken in turn
     tries=0
     while ((${#running[@]} < WARM_TASKS && tries < n)); do
@@ -322,6 +321,34 @@ warm_schedule() {
     jit_warm "server|${W_SERVERS[$i]}" || true
     jit_warm "client|${W_CLIENTS[$i]}" || true
   done
+}
+
+# warm_bound TASK: W_BOUND = the longest JIT bound (warmup_max_s, at least 1) of the task's processes that have a
+# JIT to wait for, 0 when neither has.
+warm_bound() {
+  local key
+  W_BOUND=0
+  for key in "server|${W_SERVERS[$1]}" "client|${W_CLIENTS[$1]}"; do
+    [[ -n "${JIT_REGEX[$key]:-}" ]] || continue
+    ((W_BOUND >= ${JIT_MAX_S[$key]:-0})) || W_BOUND=${JIT_MAX_S[$key]:-0}
+    ((W_BOUND > 0)) || W_BOUND=1
+  done
+}
+
+# warm_first_tasks VAR: starts the first task of each cell in the array VAR (task indexes) whose processes are
+# free, while fewer than WARM_TASKS run; the others stay in VAR, in order (in warm_schedule).
+warm_first_tasks() {
+  local -n cells="$1"
+  local -a still=()
+  local i
+  for i in "${cells[@]+"${cells[@]}"}"; do
+    if ((${#running[@]} < WARM_TASKS)) && warm_free "$i"; then
+      warm_start "$i" 1 "${ports[${W_SERVERS[$i]}]}"
+    else
+      still+=("$i")
+    fi
+  done
+  cells=("${still[@]+"${still[@]}"}")
 }
 
 # warm_free TASK: its server and client are in no running task, and its client is alive (busy, in warm_schedule).
@@ -438,7 +465,9 @@ warm_task_status() {
 # on-stack replacement, after thousands of iterations) in their first timed repetitions. A batch is the workload's
 # warm-up count of calls, or its least calls per repetition when larger. With "rewarm" (processes a full round
 # already brought to steady state), batches of the least calls per repetition, each workload bounded by the
-# profile's rewarm_ms: 200 calls of a 10 ms stack are 2 s a batch. With "phase" (the warm phase's rounds that
+# profile's rewarm_ms (200 calls of a 10 ms stack are 2 s a batch), and the untimed repetition only its least
+# calls, not min_ms of them: the full round compiled its loop, and 50 ms a workload were 19 s of a default
+# run. With "phase" (the warm phase's rounds that
 # only keep calls coming), each workload bounded by the profile's phase_max_ms. A wrong answer is
 # left to the workload's own warm-up, which records it; returns 2 or 3 at once when the client is gone or hangs.
 warm_round() {
@@ -451,7 +480,7 @@ warm_round() {
   while read -r name size warmup calls reps min_ms max_calls; do
     [[ -n "$name" ]] || continue
     batch=$((warmup > calls ? warmup : calls))
-    if [[ -n "$rewarm" ]]; then batch=$calls; fi
+    if [[ -n "$rewarm" ]]; then batch=$calls min_ms=0; fi
     rc=0
     client_call "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $batch, \"until_steady\": $steady}" || rc=$?
     ((rc < 2)) || return "$rc"

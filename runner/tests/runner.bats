@@ -264,9 +264,13 @@ interrupted_run() {
 
 @test "a JIT runtime's process warms until its compiler threads go quiet, in a warm phase before its cells" {
   # alpha-fast declares its JIT's threads (FakeJIT: 2 s of CPU once warm-up calls begin); plain alpha has none
-  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha-fast→alpha' --cell 'echo/alpha→alpha'
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha-fast→alpha' --cell 'echo/alpha→alpha' --seed 4
   [ "$status" -eq 0 ]
   local fast="$OUT/cells/echo__alpha-fast-to-alpha/pass1" plain="$OUT/cells/echo__alpha-to-alpha/pass1"
+  # the pass (seed 4) times the plain cell first, but the phase started the cell with a JIT first: its connect
+  # and vectors came before the other's, which waited for the server they share
+  [ "$(jq -r '.cell // empty' "$OUT/progress.jsonl" | head -n 1)" = 'echo/alpha→alpha' ]
+  [ "$fast/connect.json" -ot "$plain/connect.json" ]
   # the warm phase made rounds over the 4 workloads until the fake JIT had spent its 2 s and a window (1 s) of
   # calls went by quiet, each workload of its first bounded by the profile's max_ms (300), of the later ones by
   # phase_max_ms (200); a cell without a JIT made one there, bounded by phase_max_ms
