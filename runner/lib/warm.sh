@@ -272,7 +272,7 @@ warm_schedule() {
   local -n ports="$1"
   local -A busy=() running=() first_left=()
   local -a pending=() order=()
-  local i next=0 pid task first rc busy_ms n=${#W_CELLS[@]} started tries bound
+  local i next=0 pid task first rc busy_ms n=${#W_CELLS[@]} started tries
   for i in "${!W_CELLS[@]}"; do
     [[ ! -e "${W_DIRS[$i]}/.settled" ]] || continue
     warm_bound "$i"
@@ -283,13 +283,21 @@ warm_schedule() {
   # The first tasks of the cells whose processes have a JIT to wait for go first, the longest bound
   # (warmup_max_s) first: their compilers' work is the phase's longest path. Then those of the others (a short
   # round each, phase_max_ms), before any further round, so that none waits for a shared server's JIT rounds.
-  while IFS=$'\t' read -r bound i; do
+  while IFS=$'\t' read -r _ i; do
     if [[ -n "$i" ]]; then pending+=("$i"); fi
   done < <(printf '%s\n' "${order[@]+"${order[@]}"}" | sort -s -t$'\t' -k1,1nr)
   WARM_STATUS_DIR=$(mktemp -d "$OUT/.warm.XXXXXX")
   while :; do
-    # the cells' first tasks, as their processes come free
-    warm_first_tasks pending
+    # the cells' first tasks, in that order, as their processes come free
+    local -a still=()
+    for i in "${pending[@]+"${pending[@]}"}"; do
+      if ((${#running[@]} < WARM_TASKS)) && warm_free "$i"; then
+        warm_start "$i" 1 "${ports[${W_SERVERS[$i]}]}"
+      else
+        still+=("$i")
+      fi
+    done
+    pending=("${still[@]+"${still[@]}"}")
     # then rounds for processes still warming, the cells taken in turn
     tries=0
     while ((${#running[@]} < WARM_TASKS && tries < n)); do
@@ -333,22 +341,6 @@ warm_bound() {
     ((W_BOUND >= ${JIT_MAX_S[$key]:-0})) || W_BOUND=${JIT_MAX_S[$key]:-0}
     ((W_BOUND > 0)) || W_BOUND=1
   done
-}
-
-# warm_first_tasks VAR: starts the first task of each cell in the array VAR (task indexes) whose processes are
-# free, while fewer than WARM_TASKS run; the others stay in VAR, in order (in warm_schedule).
-warm_first_tasks() {
-  local -n cells="$1"
-  local -a still=()
-  local i
-  for i in "${cells[@]+"${cells[@]}"}"; do
-    if ((${#running[@]} < WARM_TASKS)) && warm_free "$i"; then
-      warm_start "$i" 1 "${ports[${W_SERVERS[$i]}]}"
-    else
-      still+=("$i")
-    fi
-  done
-  cells=("${still[@]+"${still[@]}"}")
 }
 
 # warm_free TASK: its server and client are in no running task, and its client is alive (busy, in warm_schedule).
@@ -441,7 +433,8 @@ warm_task() {
   fi
   if ((rc == 0)) && [[ -e "$dir/.timing" ]]; then
     local bound=phase
-    if ((first)) && [[ -n "${JIT_REGEX["server|${W_SERVERS[$task]}"]:-}${JIT_REGEX["client|${W_CLIENTS[$task]}"]:-}" ]]; then bound=""; fi
+    warm_bound "$task"
+    if ((first && W_BOUND > 0)); then bound=""; fi
     warm_round "$CELL_PROTOCOL" "$dir/warm-phase.jsonl" ${bound:+"$bound"} || rc=$?
   fi
   if ((rc >= 2)) && ((first)) && [[ ! -e "$dir/.settled" ]]; then
@@ -467,9 +460,9 @@ warm_task_status() {
 # already brought to steady state), batches of the least calls per repetition, each workload bounded by the
 # profile's rewarm_ms (200 calls of a 10 ms stack are 2 s a batch), and the untimed repetition only its least
 # calls, not min_ms of them: the full round compiled its loop, and 50 ms a workload were 19 s of a default
-# run. With "phase" (the warm phase's rounds that
-# only keep calls coming), each workload bounded by the profile's phase_max_ms. A wrong answer is
-# left to the workload's own warm-up, which records it; returns 2 or 3 at once when the client is gone or hangs.
+# run. With "phase" (the warm phase's rounds that only keep calls coming), each workload bounded by the
+# profile's phase_max_ms. A wrong answer is left to the workload's own warm-up, which records it; returns 2 or 3
+# at once when the client is gone or hangs.
 warm_round() {
   local protocol="$1" file="$2" mode="${3:-}" name size warmup calls reps min_ms max_calls batch rc command rewarm=""
   local steady="$STEADY"
