@@ -27,7 +27,7 @@ CSV_FIELDS = [
     "wire_per_call.payload_c2s", "wire_per_call.payload_s2c", "wire_per_call.data_segments_c2s",
     "wire_per_call.data_segments_s2c", "wire_per_call.empty_segments_c2s", "wire_per_call.empty_segments_s2c",
     "wire_per_call.retransmitted_c2s", "wire_per_call.retransmitted_s2c", "wire_per_call.resent_payload_c2s",
-    "wire_per_call.resent_payload_s2c",
+    "wire_per_call.resent_payload_s2c", "wire_per_call.background_payload_c2s", "wire_per_call.background_payload_s2c",
     "warmup_steady.steady", "warmup_steady.batches", "warmup_steady.elapsed_ms", "warmup_steady.checked",
     "server_exit_status", "server_exit_note", "steal_ms", "calibration_ns", "floor_us.p50",
     "env.server.implementation", "env.server.library", "env.server.thread_model",

@@ -308,6 +308,14 @@ def _wire_counts_line(w: dict) -> dict:
         for d in ("c2s", "s2c"):
             counts[f"resent_payload_{d}"] = resent[d] / w["calls"]
             counts[f"payload_{d}"] -= resent[d] / w["calls"]
+    background = (w.get("answer") or {}).get("background")
+    if background and "payload_c2s" in counts:
+        # what the client's library sent on its own threads while counting (RMI's distributed GC: clean calls
+        # after a collection, lease renewals; runner/PROTOCOL.md, measure), at moments its collector chose:
+        # apart from the calls' payload.
+        for d in ("c2s", "s2c"):
+            counts[f"background_payload_{d}"] = background[d] / w["calls"]
+            counts[f"payload_{d}"] -= background[d] / w["calls"]
     return {**counts, "counted_calls": w["calls"]}
 
 

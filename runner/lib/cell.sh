@@ -269,7 +269,8 @@ run_workloads() {
 # tail loss probes off (netns_loss_probes: their spurious resends followed timing), each workload's calls for
 # at least the profile's count_ms (at least one call, at most count_calls) between two readings of the veth,
 # segment and retransmission counters, then both back to their defaults. One line per workload in
-# wire.jsonl (runner/FACTS.md), with the calls the client made. A call is bounded in time, not in count: a
+# wire.jsonl (runner/FACTS.md), with the client's answer (the calls it made, and any background traffic its
+# library counted apart). A call is bounded in time, not in count: a
 # large workload counted over its few warm-up calls (3 in the main job) left gRPC's flow-control frames and
 # RMI's lease and liveness traffic to fall on one call or another, run to run.
 count_wire() {
@@ -301,9 +302,9 @@ count_wire() {
     counters_json segments_after "$SEGMENT_FIELDS" "$segments_after"
     counters_json resent_before "$RETRANSMIT_FIELDS" "$resent_before"
     counters_json resent_after "$RETRANSMIT_FIELDS" "$resent_after"
-    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s, "retransmitted_before": %s, "retransmitted_after": %s, "resent_bytes_before": %s, "resent_bytes_after": %s}\n' \
+    printf '{"workload": "%s", "calls": %s, "before": %s, "after": %s, "segments_before": %s, "segments_after": %s, "retransmitted_before": %s, "retransmitted_after": %s, "resent_bytes_before": %s, "resent_bytes_after": %s, "answer": %s}\n' \
       "$name" "$count" "$before_json" "$after_json" "$segments_before" "$segments_after" "$resent_before" \
-      "$resent_after" "${bytes_resent_before:-null}" "${bytes_resent_after:-null}" >>"$cell_dir/wire.jsonl"
+      "$resent_after" "${bytes_resent_before:-null}" "${bytes_resent_after:-null}" "$CLIENT_ANSWER" >>"$cell_dir/wire.jsonl"
   done < <(plan_rows "$protocol")
   netns_loss_probes default || warn "could not restore TCP's tail loss probes"
   netns_offloads default || warn "could not restore the offloads' defaults"

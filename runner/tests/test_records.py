@@ -132,6 +132,25 @@ def test_bytes_tcp_sent_again_come_off_the_payload_the_counters_saw_twice(tmp_pa
     assert fold._wire_counts_line(lines)["payload_s2c"] == 2_100_000 / 2
 
 
+def test_bytes_the_clients_library_sent_on_its_own_come_off_the_payload_apart(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    segments = {"payload_c2s": 12_000, "payload_s2c": 9_000, "data_segments_c2s": 40, "data_segments_s2c": 30,
+                "empty_segments_c2s": 1, "empty_segments_s2c": 1}
+    line = {"workload": "ping", "calls": 10, "before": _wire(1), "after": _wire(3),
+            "segments_before": {k: 0 for k in segments}, "segments_after": segments,
+            # RMI's distributed GC cleaned references during the count: 1,500 bytes out, 300 back
+            "answer": {"ok": True, "calls": 10, "background": {"c2s": 1_500, "s2c": 300}}}
+    (cell_dir / "wire.jsonl").write_text(json.dumps(line) + "\n")
+    fold.end_cell(run, cell_dir)
+    wire = next(r for r in _stored_lines(run) if r["workload"] == "ping")["wire_per_call"]
+    assert wire["payload_c2s"] == 1_050 and wire["background_payload_c2s"] == 150
+    assert wire["payload_s2c"] == 870 and wire["background_payload_s2c"] == 30
+    # a client that counts nothing apart (no background in its answer) leaves the payload as counted
+    line["answer"] = {"ok": True, "calls": 10}
+    assert fold._wire_counts_line(line)["payload_c2s"] == 1_200
+    assert "background_payload_c2s" not in fold._wire_counts_line(line)
+
+
 def _with_floor_before_the_group(run: Path, cell_dir: Path, floor_facts: list[dict], samples: list | None) -> None:
     """The floor taken before the cell's server group, and the cell's end naming its folder."""
     folder = run / "floor" / "pass1" / "before-echo__alpha-to-beta"

@@ -38,8 +38,11 @@ def tables(ctx: Context, protocol: str) -> list:
                                  "fast calls follow each other, so only the payload and its segments are the "
                                  "protocol's); counted in a separate counting pass with offloads and TCP's tail loss "
                                  "probes off, not during the timed repetitions; “resent” gives the segments a side "
-                                 "retransmitted over the same calls, where any were (their bytes are in the "
-                                 "payload). Where segments could not be counted: Ethernet frames "
+                                 "retransmitted over the same calls, where any were (their bytes taken off the "
+                                 "payload, which counts what the protocol sent once); “the library's own”: the "
+                                 "bytes a client's library sent while counting on threads of its own, at moments "
+                                 "its collector chose (RMI's distributed GC), taken off the payload too (its "
+                                 "segments stay in the counts). Where segments could not be counted: Ethernet frames "
                                  "with every packet, marked “frames”", wire)
     out += _table(ctx, protocol, "New TCP connections per 1,000 calls, accepted by the server during the timed "
                                  "repetitions (0 = one persistent connection); where there are any, the TCP "
@@ -150,9 +153,13 @@ def wire(ctx: Context, cell: str, w: str) -> str:
                     if figures.fig(cell, w, "wire_per_call.resent_payload_c2s") is not None else "")
     resends = (f"; resent {per_call('retransmitted_c2s', 2)} / {per_call('retransmitted_s2c', 2)}{resent_bytes}"
                if any(f is not None and f.median > 0 for f in resent) else "")
+    background = [figures.fig(cell, w, f"wire_per_call.background_payload_{d}") for d in ("c2s", "s2c")]
+    apart = (f"; the library's own {per_call('background_payload_c2s', 4)} / "
+             f"{per_call('background_payload_s2c', 4)} B, not in the payload"
+             if any(f is not None and f.median > 0 for f in background) else "")
     return (f"{per_call('payload_c2s', 4)} / {per_call('payload_s2c', 4)} "
             f"({per_call('data_segments_c2s', 2)} / {per_call('data_segments_s2c', 2)}; "
-            f"bare {per_call('empty_segments_c2s', 2)} / {per_call('empty_segments_s2c', 2)}{resends})")
+            f"bare {per_call('empty_segments_c2s', 2)} / {per_call('empty_segments_s2c', 2)}{resends}{apart})")
 
 
 def connections(ctx: Context, cell: str, w: str) -> str:

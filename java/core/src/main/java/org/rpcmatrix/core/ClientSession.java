@@ -204,12 +204,18 @@ public final class ClientSession implements AutoCloseable {
         PreparedWorkload work = prepared(command, true);
         Commands.Repetition rule = Commands.repetition(command);
         BenchClient connected = connected();
+        long[] before = connected instanceof BackgroundTraffic traffic ? traffic.backgroundBytes() : null;
         long[] samples = work.isSession()
                 ? CalculatorSessions.repetition(calculators(connected), (Long) work.args()[0], rule.calls(),
                         rule.minNanos(), rule.maxCalls())
                 : Timing.repetition(connected, work.op(), work.args(), rule.calls(), rule.minNanos(), rule.maxCalls());
         work.addSamples(samples);
-        return success().put("calls", samples.length);
+        ObjectNode answer = success().put("calls", samples.length);
+        if (before != null) {
+            long[] after = ((BackgroundTraffic) connected).backgroundBytes();
+            answer.putObject("background").put("c2s", after[0] - before[0]).put("s2c", after[1] - before[1]);
+        }
+        return answer;
     }
 
     private ObjectNode samples(JsonNode command) {

@@ -17,7 +17,8 @@ import javax.net.ssl.SSLSocketFactory;
  * The client sockets of every stub: TCP_NODELAY set explicitly, then TLS when the profile names a registered
  * SSLSocketFactory. The factory travels inside each stub by serialization, so it holds only the profile's
  * name; the key material stays in this process ({@link #register}). RMI pools connections per endpoint and
- * factory (equals), so a distinct profile name also means distinct connections (what the attacks need).
+ * factory (equals), so a distinct profile name also means distinct connections (what the attacks need). Each
+ * socket counts the distributed GC's bytes apart ({@link BackgroundBytes}).
  */
 final class ClientSockets implements RMIClientSocketFactory, Serializable {
     private static final long serialVersionUID = 1L;
@@ -45,7 +46,7 @@ final class ClientSockets implements RMIClientSocketFactory, Serializable {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        Socket socket = new Socket();
+        Socket socket = BackgroundBytes.countedSocket();
         socket.setTcpNoDelay(true);
         socket.connect(new InetSocketAddress(host, port));
         if (PLAIN.equals(profile)) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 import org.rpcmatrix.core.AttackClient;
+import org.rpcmatrix.core.BackgroundTraffic;
 import org.rpcmatrix.core.BenchClient;
 import org.rpcmatrix.core.CalculatorClient;
 import org.rpcmatrix.core.ClientOptions;
@@ -25,7 +26,8 @@ import org.rpcmatrix.core.OperationClient;
  * Stubs looked up in the server's RMI registry; calls go over RMI's pooled connections (one reused connection
  * for one caller; an idle one closes after sun.rmi.transport.connectionTimeout, 15 s by default).
  */
-final class RmiClient extends OperationClient implements CalculatorClient, AttackClient, ConnectFigures {
+final class RmiClient extends OperationClient implements CalculatorClient, AttackClient, ConnectFigures,
+        BackgroundTraffic {
     private static final OperationCaller<RemoteBench> CALLS = OperationCaller.over(RemoteBench.class, RmiMapping.INSTANCE);
     private static final String NO_CERTIFICATE = "no-client-certificate";
     private static final String UNTRUSTED_CERTIFICATE = "untrusted-client-certificate";
@@ -80,6 +82,11 @@ final class RmiClient extends OperationClient implements CalculatorClient, Attac
     @Override
     public Map<String, Long> connectFigures() {
         return Map.of("instantiation_stub_ns", stubInstantiationNanos);
+    }
+
+    @Override
+    public long[] backgroundBytes() {
+        return BackgroundBytes.soFar();
     }
 
     @Override
