@@ -7,17 +7,10 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
-PYTHON="${PYTHON:-python3}"
 
+# The virtual environment, made from the interpreter python/venv.sh chooses (Debian's own python3).
 ensure_venv() {
-  if [[ ! -x "$VENV/bin/python" ]]; then
-    echo "creating $VENV" >&2
-    if ! "$PYTHON" -m venv "$VENV"; then
-      rm -rf "$VENV"
-      echo "cannot create a virtual environment (Debian package python3-venv): run runner/setup.sh" >&2
-      return 1
-    fi
-  fi
+  bash "$ROOT/python/venv.sh"
 }
 
 # True when the package and every declared dependency (with the test extra) is installed.

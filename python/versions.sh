@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints one JSON object: the Python runtime's version and the installed version of every library the
-# rpcmatrix package depends on (read from the installed metadata, not from pyproject's ranges).
+# Prints one JSON object: the Python runtime's version, executable and build, and the installed version of every
+# library the rpcmatrix package depends on (read from the installed metadata, not from pyproject's ranges).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -8,11 +8,16 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 main() {
   "$ROOT/.venv/bin/python" - <<'PY'
 import json
+import os
 import platform
 import re
+import sys
 from importlib import metadata
 
-versions = {"python": platform.python_version(), "python_implementation": platform.python_implementation()}
+# The interpreter behind the venv (python/venv.sh: Debian's own python3) and its build, which shape every figure.
+versions = {"python": platform.python_version(), "python_implementation": platform.python_implementation(),
+            "python_executable": os.path.realpath(sys._base_executable),
+            "python_build": " ".join(platform.python_build())}
 for requirement in metadata.requires("rpcmatrix") or []:
     if "extra ==" in requirement:  # test-only dependencies
         continue

@@ -45,7 +45,7 @@ manifest_packages() {
 }
 
 python_venv() {
-  [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
+  bash "$ROOT/python/venv.sh"
   if ! "$VENV/bin/python" -c 'import hdrh, pytest, xdist, scipy, sqlalchemy, psycopg, matplotlib, playwright' 2>/dev/null || [[ ! -x "$VENV/bin/just" || ! -x "$VENV/bin/ruff" ]]; then
     say "installing the runner's Python requirements, just and ruff into $VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/runner/requirements.txt"
