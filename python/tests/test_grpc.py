@@ -106,6 +106,12 @@ def test_a_negative_count_arrives_as_bench_error_400(client):
         assert (raised.value.code, raised.value.message) == (400, "count must not be negative")
 
 
+def test_a_server_stream_is_read_on_the_calling_thread(client):
+    # the channel option of grpc/client.py: no hand-over per message from the channel's own thread
+    callable_type = type(client._channel.unary_stream("/rpcmatrix.Bench/X"))
+    assert callable_type.__name__ == "_SingleThreadedUnaryStreamMultiCallable"
+
+
 def test_the_stream_comes_in_chunks_whose_concatenation_is_random_doubles(client):
     chunks = client.random_doubles_stream(10001, 3, 1000)
     assert [len(c) for c in chunks] == [1000] * 10 + [1]

@@ -2,7 +2,10 @@ import gzip
 import http.client
 import http.server
 import math
+import socket
 import threading
+import time
+import tracemalloc
 import xmlrpc.client
 
 import pytest
@@ -221,3 +224,19 @@ def test_a_body_declared_over_the_limit_is_refused_before_it_is_read(server):
     assert connection.getresponse().status == 413
     connection.close()
     assert xmlrpc.client.ServerProxy(f"http://127.0.0.1:{server.port}{PATH}").echoInt32(5) == 5
+
+
+def test_a_declared_body_reserves_at_most_4_mib_before_its_bytes_arrive(server):
+    # the library's own do_POST would allocate 10 MiB at once for this declaration
+    tracemalloc.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as peer:
+            peer.sendall(f"POST {PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: {60 << 20}\r\n\r\n<".encode())
+            time.sleep(0.5)  # the server thread is waiting for the rest of the body
+            _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 6 << 20, f"{peak} bytes reserved"
+    # and a body of several MiB still arrives whole
+    text = "x" * (5 << 20)
+    assert xmlrpc.client.ServerProxy(f"http://127.0.0.1:{server.port}{PATH}").echoString(text) == text

@@ -5,29 +5,35 @@ using RpcMatrix.Core.Numbers;
 
 namespace RpcMatrix.RawTcp
 {
-    /// <summary>Builds one frame body in a reusable buffer, big-endian as idl/rawtcp.md says.</summary>
+    /// <summary>
+    /// Builds one frame in a reusable buffer, big-endian as idl/rawtcp.md says: the body after four bytes kept
+    /// for its u32 length prefix, so that the frame leaves in one write. Written apart, a body larger than the
+    /// stream's buffer made BufferedStream send the prefix alone first: a 4-byte segment of its own (TCP_NODELAY)
+    /// and a second system call per large frame.
+    /// </summary>
     public sealed class FrameWriter
     {
+        private const int PrefixLength = 4;
         private static readonly UTF8Encoding Utf8 = new UTF8Encoding(false, true);
         private byte[] buffer = new byte[4096];
-        private int length;
+        private int length = PrefixLength;
 
-        public int Length { get { return length; } }
+        /// <summary>The body's length, without the prefix.</summary>
+        public int Length { get { return length - PrefixLength; } }
 
         public void Reset()
         {
-            length = 0;
+            length = PrefixLength;
         }
 
-        /// <summary>Writes the u32 length prefix and the body in one buffered write; the caller flushes.</summary>
+        /// <summary>Writes the u32 length prefix and the body in one write; the caller flushes.</summary>
         public void WriteFrameTo(Stream stream)
         {
-            var prefix = new byte[4];
-            prefix[0] = (byte)(length >> 24);
-            prefix[1] = (byte)(length >> 16);
-            prefix[2] = (byte)(length >> 8);
-            prefix[3] = (byte)length;
-            stream.Write(prefix, 0, 4);
+            int body = Length;
+            buffer[0] = (byte)(body >> 24);
+            buffer[1] = (byte)(body >> 16);
+            buffer[2] = (byte)(body >> 8);
+            buffer[3] = (byte)body;
             stream.Write(buffer, 0, length);
         }
 

@@ -119,6 +119,35 @@ namespace RpcMatrix.Tests
             Assert.AreEqual(2, Reader(response).U8(), "trailing bytes are a bad argument");
         }
 
+        [Test]
+        public void ALargeFrameLeavesInOneWriteThroughABufferedStream()
+        {
+            var w = new FrameWriter();
+            w.Float64Array(new double[50000]);
+            var writes = new WriteCounter();
+            var buffered = new BufferedStream(writes, 64 * 1024);
+            w.WriteFrameTo(buffered);
+            buffered.Flush();
+            Assert.AreEqual(1, writes.Writes, "the prefix went out apart from the body");
+            Assert.AreEqual(4 + 4 + 8 * 50000, writes.Length);
+
+            w.Reset();
+            w.U8(7);
+            Assert.AreEqual(1, w.Length, "Reset leaves room for the prefix only");
+        }
+
+        /// <summary>A stream that counts the writes it is given, as a socket's stream would send them.</summary>
+        private sealed class WriteCounter : MemoryStream
+        {
+            public int Writes { get; private set; }
+
+            public override void Write(byte[] buffer, int offset, int count)
+            {
+                Writes++;
+                base.Write(buffer, offset, count);
+            }
+        }
+
         private static FrameReader Reader(FrameWriter w)
         {
             var stream = new MemoryStream();

@@ -8,7 +8,8 @@ from omniORB import CORBA
 
 # UTF-8 as the native char code set, so strings travel as UTF-8 (CONTRACT.md#types); omniORB's defaults
 # otherwise: TCP_NODELAY on every connection (omniORB sets it unconditionally on its TCP sockets), thread per
-# connection on the server, no tracing (traceLevel 1 prints only errors).
+# connection on the server, omniORB's default tracing (traceLevel 1: errors and a few informational lines,
+# none per call).
 BASE_ARGS = ["-ORBnativeCharCodeSet", "UTF-8", "-ORBtraceLevel", "1"]
 
 

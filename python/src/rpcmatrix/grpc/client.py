@@ -3,6 +3,7 @@ keep-alive defaults) and the synchronous generated stub, one method per operatio
 from __future__ import annotations
 
 import grpc
+import grpc.experimental
 
 from rpcmatrix.grpc import mapping, tls
 from rpcmatrix.grpc._generated import bench_pb2_grpc
@@ -51,10 +52,17 @@ def target(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+# A server stream read on the calling thread rather than handed over by the channel's own thread per message:
+# gRPC's performance guide (grpc.io/docs/guides/performance, Python) recommends this experimental option,
+# "up to 7% latency per message".
+CHANNEL_OPTIONS = [(grpc.experimental.ChannelOptions.SingleThreadedUnaryStream, 1)]
+
+
 def connect(options) -> GrpcClient:
     where = target(options.host, options.port)
     if tls.enabled(options):
-        channel = grpc.secure_channel(where, tls.channel_credentials(options), options=tls.CHANNEL_OPTIONS)
+        channel = grpc.secure_channel(where, tls.channel_credentials(options),
+                                      options=CHANNEL_OPTIONS + tls.CHANNEL_OPTIONS)
     else:
-        channel = grpc.insecure_channel(where)
+        channel = grpc.insecure_channel(where, options=CHANNEL_OPTIONS)
     return GrpcClient(channel)

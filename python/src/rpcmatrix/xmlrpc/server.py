@@ -3,6 +3,7 @@ no request logging, answering at /RPC2 with ReferenceBench. The library reads gz
 gzips answers only in the gzip variant (encode_threshold 0, to a client that accepts gzip)."""
 from __future__ import annotations
 
+import io
 import socket
 import socketserver
 import threading
@@ -13,7 +14,7 @@ from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.hosting.http_server import MAX_BODY_BYTES
+from rpcmatrix.hosting.http_server import MAX_BODY_BYTES, read_body
 from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
 
 # Fault codes of the XML-RPC fault code conventions (specs.xmlrpc.com, "fault code interoperability"), as the
@@ -29,12 +30,12 @@ class _RequestHandler(SimpleXMLRPCRequestHandler):
     disable_nagle_algorithm = True  # TCP_NODELAY
     rpc_paths = (PATH,)
     encode_threshold = None  # no gzip answers unless the protocol is the gzip variant (see XmlRpcServer)
-    # The library reads a body in chunks of this much, each allocated before its bytes arrive (its 10 MiB
-    # default is over the contract's 4 MiB budget for a declared size).
-    max_chunk_size = 1024 * 1024
 
     def do_POST(self):
-        """A body declared over the contract's limit is refused before it is read (the library takes any)."""
+        """A body declared over the contract's limit is refused before it is read (the library takes any). The
+        body is read here, at most 4 MiB reserved before its bytes arrive (read_body): the library reads in
+        chunks of 10 MiB, each allocated whole first (a local of its do_POST, no attribute to set), over the
+        contract's budget for a declared size. The library then reads the body from memory."""
         length = self.headers.get("Content-Length", "")
         if not length.isdigit() or int(length) > MAX_BODY_BYTES:
             self.close_connection = True
@@ -42,7 +43,15 @@ class _RequestHandler(SimpleXMLRPCRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        super().do_POST()
+        body = read_body(self.rfile, int(length))
+        if body is None:  # the peer went away mid-body
+            self.close_connection = True
+            return
+        connection_stream, self.rfile = self.rfile, io.BytesIO(body)
+        try:
+            super().do_POST()
+        finally:
+            self.rfile = connection_stream
 
 
 def _loads_without_doctype(data: bytes, use_builtin_types: bool) -> tuple:

@@ -12,8 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rpcmatrix.core.InjectedSpin;
@@ -24,14 +24,14 @@ import org.rpcmatrix.core.ServerOptions;
  * The gRPC server: grpc-java on Netty (epoll when the bundled native library loads, NIO otherwise).
  * By default calls run on the Netty event loop that read them ({@code directExecutor()}), as grpc-java's own
  * benchmark server does for unary ping-pong: no hand-off to another thread per call. {@code --executor pool}
- * runs them on a fixed pool of application threads instead (the choice of servers whose handlers may block).
+ * runs them on a pool of application threads instead (the choice of servers whose handlers may block).
  * Everything else keeps grpc-java's defaults.
  */
 final class GrpcServer implements RunningServer {
     /** The implementation option choosing where calls run: {@code direct} (default) or {@code pool}. */
     static final String EXECUTOR_FLAG = "--executor";
     static final Set<String> FLAGS = Set.of(EXECUTOR_FLAG);
-    private static final int POOL_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    private static final int POOL_THREADS = Runtime.getRuntime().availableProcessors();
 
     private final Server server;
     private final ExecutorService pool;
@@ -74,9 +74,11 @@ final class GrpcServer implements RunningServer {
         }
         ExecutorService pool = null;
         if (executor.equals("pool")) {
-            pool = Executors.newFixedThreadPool(POOL_THREADS, daemonThreads());
+            // As grpc-java's own benchmark servers (AsyncServer, LoadServer) run a non-direct executor: a
+            // ForkJoinPool of one thread per CPU in async (FIFO) mode.
+            pool = new ForkJoinPool(POOL_THREADS, daemonThreads(), null, true);
             builder.executor(pool);
-            facts.put("executor", "fixed pool of " + POOL_THREADS + " threads");
+            facts.put("executor", "ForkJoinPool of " + POOL_THREADS + " threads, async mode");
         } else {
             builder.directExecutor();
             facts.put("executor", "direct (on the event loop)");
@@ -95,10 +97,11 @@ final class GrpcServer implements RunningServer {
         return new GrpcServer(server, pool, boss, workers, Collections.unmodifiableMap(facts));
     }
 
-    private static ThreadFactory daemonThreads() {
+    private static ForkJoinPool.ForkJoinWorkerThreadFactory daemonThreads() {
         AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "grpc-app-" + count.incrementAndGet());
+        return forkJoinPool -> {
+            ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(forkJoinPool);
+            thread.setName("grpc-app-" + count.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         };
