@@ -39,6 +39,17 @@ def language_versions(manifests: list[dict], root: Path) -> dict:
     return versions
 
 
+def tuning_audits(manifests_dir: Path) -> list[dict]:
+    """Every language's tuning.json entries (runner/PROTOCOL.md#manifests), for the report."""
+    out = []
+    for path in sorted(manifests_dir.glob("*/tuning.json")):
+        try:
+            out += json.loads(path.read_text(encoding="utf-8")).get("implementations", [])
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def code_state(root: Path) -> dict:
     """The commit checked out, whether tracked files differ from it, and a digest of that difference: a
     run that is resumed must find the same code."""
@@ -138,6 +149,7 @@ def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu
                           "summarised with HdrHistogram (3 significant digits)",
         },
         "versions": language_versions(manifests, root),
+        "tuning": tuning_audits(manifests_dir),
     }
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     return env

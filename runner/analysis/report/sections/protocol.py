@@ -9,7 +9,7 @@ from .context import Context
 def protocol(ctx: Context, name: str) -> list:
     return ([Heading(2, name), Heading(3, "Interop: vectors per cell"), interop_matrix(ctx, name)]
             + metadata_matrix(ctx, name) + unsupported_vectors(ctx, name) + unsupported_workloads(ctx, name)
-            + implementations(ctx, name) + stack_notes(ctx, name)
+            + implementations(ctx, name) + stack_notes(ctx, name) + tuning(ctx, name)
             + metrics.tables(ctx, name) + warmup(ctx, name) + memory(ctx, name))
 
 
@@ -123,6 +123,21 @@ def stack_notes(ctx: Context, protocol: str) -> list:
         return []
     return [Paragraph("Behaviour of these stacks that configuration cannot change (see the figures below):"),
             Bullets([f"{language}: {text}" for language, texts in notes.items() for text in texts])]
+
+
+def tuning(ctx: Context, protocol: str) -> list:
+    """Each implementation's settings against its library's own documentation and benchmarks (tuning.json)."""
+    used = {c[role] for c in ctx.figures.cells_of(protocol) for role in ("server", "client")}
+    rows = [[f"`{entry['implementation']}`", t["setting"], t["verdict"], t["ours"], t["reference"], t.get("why", "")]
+            for entry in ctx.env.get("tuning", [])
+            if protocol in entry.get("protocols", []) and entry.get("implementation") in used
+            for t in entry.get("tuning", [])]
+    if not rows:
+        return []
+    return [Heading(3, "Settings against the libraries' own"),
+            Paragraph("How each implementation is set where it shapes latency, CPU or bytes, against what its "
+                      "library's authors document or run in their own benchmarks (the languages' tuning.json)."),
+            Table(["implementation", "setting", "verdict", "here", "the library's own", "why"], rows)]
 
 
 def warmup(ctx: Context, protocol: str) -> list:
