@@ -338,12 +338,14 @@ def adjacent_floor(run: Path, folder: str | None) -> dict | None:
 def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict], warm: dict | None = None) -> list[dict]:
     """The cell's records with what is known only at its end: bytes and packets from the counting pass,
     the machine's steal time during the cell, the CPU probe run before it and, for its timed workloads,
-    the floor taken just before its server group and how its processes' warm-up ended (`warm`)."""
+    the floors taken just before its server group and right after the cell, and how its processes' warm-up
+    ended (`warm`)."""
     wire = _wire_counts(cell_dir)
     steal = facts.get("steal_ticks")
     extra = {"steal_ms": steal * 1000 / CLOCK_TICKS if steal is not None else None,
              "calibration_ns": facts.get("calibration_ns")}
     floor = adjacent_floor(run, facts.get("floor"))
+    floor_after = adjacent_floor(run, facts.get("floor_after"))
     out = []
     for rec in recs:
         rec = dict(rec, **extra)
@@ -351,6 +353,8 @@ def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict], warm
             rec["wire_per_call"] = {**(rec.get("wire_per_call") or {}), **wire[rec["workload"]]}
         if floor and rec["workload"] != "vectors" and rec["status"] == "pass":
             rec["floor_us"] = floor
+        if floor_after and rec["workload"] != "vectors" and rec["status"] == "pass":
+            rec["floor_after_us"] = floor_after
         if warm and rec["workload"] != "vectors" and rec["status"] == "pass":
             rec["warm_phase"] = {k: warm[k] for k in ("seconds", "server", "client") if k in warm}
         out.append(rec)
@@ -400,6 +404,7 @@ def fold(run: Path, folder: Path) -> list[dict]:
     all of them."""
     built: dict[tuple, dict] = {}
     end = warm = None
+    after = {}
     for facts in read_facts(folder):
         kind = facts["kind"]
         if kind == "cell_end":
@@ -408,12 +413,16 @@ def fold(run: Path, folder: Path) -> list[dict]:
         if kind == "warm":
             warm = facts
             continue
+        if kind == "floor_after":
+            after = facts
+            continue
         if kind not in BUILDERS:
             raise ValueError(f"unknown kind of facts in {folder / FACTS}: {kind}")
         for rec in BUILDERS[kind](run, folder, facts):
             built[records.key(rec)] = rec
     recs = list(built.values())
-    return with_cell_end(run, folder, end, recs, warm) if end is not None else recs
+    return with_cell_end(run, folder, {**end, "floor_after": after.get("floor")}, recs, warm) if end is not None \
+        else recs
 
 
 def fold_into_results(run: Path, folder: Path) -> list[dict]:

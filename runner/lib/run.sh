@@ -233,14 +233,17 @@ setup_cgroups() {
   fi
 }
 
-# measure_floor [DIR KIND]: the machine's floor, the C ping-pong of runner/floor over the same path and
+# measure_floor [DIR KIND [SHORT]]: the machine's floor, the C ping-pong of runner/floor over the same path and
 # CPUs, with the small workloads' counts. Its server and client go into the server's and the client's
 # cgroup and cpuset as a cell's do (the client before it starts: it runs in the foreground); each side's
 # /proc/<pid>/cgroup is a fact (`cgroups`). By default it is the pass's floor, at its start, whose answer
 # becomes the records of the pseudo-cell floor/c→c; with DIR and KIND adjacent_floor it is the floor taken
-# just before a server group's first cell (measure_adjacent_floor), which the cells of the group refer to.
+# just before a server group's first cell (measure_adjacent_floor), which the cells of the group refer to,
+# or with SHORT 1 the one taken right after a cell (measure_floor_after): a tenth of the warm-up and one
+# repetition.
 measure_floor() {
-  local dir="${1:-$OUT/floor/pass$PASS}" kind="${2:-floor}" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0 server_pid
+  local dir="${1:-$OUT/floor/pass$PASS}" kind="${2:-floor}" short="${3:-0}" host="${NETNS_SERVER_IP:-127.0.0.1}" rc=0 server_pid
+  local warmup reps
   local server_cgroup="" client_cgroups server_cgroups error=""
   local -a launch=() client_launch=() pin=() join=()
   rm -rf "$dir"
@@ -262,13 +265,15 @@ measure_floor() {
     if ((${#FLOOR_COUNTS[@]} == 0)); then
       read -r -a FLOOR_COUNTS < <(jq -r '.small | "\(.warmup * 10) \(.calls) \(.min_ms) \(.max_calls // .calls) \(.repetitions)"' "$OUT/plan/profile.json")
     fi
+    warmup="${FLOOR_COUNTS[0]}" reps="${FLOOR_COUNTS[4]}"
+    if ((short)); then warmup=$((warmup / 10)) reps=1; fi
     mapfile -t pin < <(pin_prefix client)
     mapfile -t join < <(cgroup_prefix client)
     # shellcheck disable=SC2016 # the inner script's variables are its own
     timeout "$COMMAND_TIMEOUT" "${join[@]}" "${client_launch[@]}" "${pin[@]}" \
       bash -c 'cat /proc/self/cgroup >"$0"; exec "$@"' "$dir/client.cgroup" \
-      "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "${FLOOR_COUNTS[0]}" \
-      --calls "${FLOOR_COUNTS[1]}" --min-ms "${FLOOR_COUNTS[2]}" --max-calls "${FLOOR_COUNTS[3]}" --repetitions "${FLOOR_COUNTS[4]}" \
+      "$FLOOR_BIN" client --host "$host" --port "$READY_PORT" --warmup "$warmup" \
+      --calls "${FLOOR_COUNTS[1]}" --min-ms "${FLOOR_COUNTS[2]}" --max-calls "${FLOOR_COUNTS[3]}" --repetitions "$reps" \
       >"$dir/ping.samples.json" 2>"$dir/client.log" || rc=$?
   else
     rc=1
@@ -305,6 +310,18 @@ measure_adjacent_floor() {
   ADJACENT_FLOOR="floor/pass$PASS/before-$CELL_SLUG"
   measure_floor "$OUT/$ADJACENT_FLOOR" adjacent_floor
   FLOOR_GROUP="$group"
+}
+
+# measure_floor_after CELL_DIR SLUG: right after a cell's last workload, the floor once more (a short one), its
+# folder a fact of the cell's (kind floor_after): the path's latency can change within a cell on a virtual
+# machine (in one default run a cell's echoString took 27.0 µs p50 in its first repetition and 19.2 µs in
+# the next four, every call, while the floor before its group had taken 24.2 µs), so a cell is held against
+# the floors on both sides of it.
+measure_floor_after() {
+  local cell_dir="$1" folder="floor/pass$PASS/after-$2"
+  ((FLOOR_ON)) || return 0
+  measure_floor "$OUT/$folder" adjacent_floor 1
+  record "$cell_dir" "{\"kind\": \"floor_after\", \"pass\": $PASS, \"floor\": \"$folder\"}"
 }
 
 # Each language that serves a selected cell: the in-process time of its reference behaviour, for every
@@ -420,6 +437,7 @@ run_cells() {
     measure_adjacent_floor "$cell" </dev/null
     [[ -n "$LANE" ]] || printf '[%d/%d] %s ' "$index" "$total" "$name" >&2
     gather_facts "$OUT/cells/$slug/pass$PASS" run_cell "$cell" "$ADJACENT_FLOOR" </dev/null
+    measure_floor_after "$OUT/cells/$slug/pass$PASS" "$slug" </dev/null
     IFS=$'\t' read -r work summary < <(end_cell "$OUT/cells/$slug/pass$PASS")
     journal "$PASS" "$name"
     FOLDED_DIRS["$OUT/cells/$slug/pass$PASS"]=1

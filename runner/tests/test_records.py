@@ -176,6 +176,24 @@ def test_the_timed_records_carry_the_floor_taken_before_their_server_group(tmp_p
     assert "floor_us" not in by_workload["vectors"] and "floor_us" not in by_workload["echoInt32"]
 
 
+def test_the_timed_records_carry_the_floor_taken_right_after_their_cell(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    _with_floor_before_the_group(run, cell_dir, [{"kind": "adjacent_floor", "pass": 1}], [[40_000, 40_000]])
+    after = run / "floor" / "pass1" / "after-echo__alpha-to-beta"
+    after.mkdir(parents=True)
+    (after / "facts.jsonl").write_text(json.dumps({"kind": "adjacent_floor", "pass": 1}) + "\n")
+    (after / "ping.samples.json").write_text(json.dumps({"samples_ns": [[19_000, 20_000, 21_000]]}))
+    with (cell_dir / "facts.jsonl").open("a") as facts:  # run.sh: measure_floor_after, after the cell's end
+        facts.write(json.dumps({"kind": "floor_after", "pass": 1, "floor": "floor/pass1/after-echo__alpha-to-beta"})
+                    + "\n")
+    fold.end_cell(run, cell_dir)
+    by_workload = {r["workload"]: r for r in _stored_lines(run)}
+    assert by_workload["ping"]["floor_after_us"]["folder"] == "floor/pass1/after-echo__alpha-to-beta"
+    assert 19.9 < by_workload["ping"]["floor_after_us"]["p50"] < 20.1
+    assert 39.9 < by_workload["ping"]["floor_us"]["p50"] < 40.1
+    assert "floor_after_us" not in by_workload["vectors"]
+
+
 def test_a_floor_that_failed_before_the_group_is_carried_as_its_error(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
     _with_floor_before_the_group(run, cell_dir, [{"kind": "adjacent_floor", "pass": 1, "error": "the floor failed"}],

@@ -167,6 +167,24 @@ def test_a_cell_is_held_against_the_floor_taken_before_its_server_group_where_th
     assert "before each server group" in "".join(texts.values())
 
 
+def test_a_cell_is_held_against_the_floor_taken_right_after_it_too(tmp_path):
+    from analysis.report.flags import Flag, workload_rtt_flags
+    run, recs, cells = build(tmp_path, protocols=2, passes=1, workloads=("ping",), calls=100)
+    floor = next(r["rtt_us"]["p50"] for r in recs if r["cell"] == "floor/c→c")
+    for cell, after_times in (("rawtcp/java→java", 0.7), ("rawtcp/python→java", 0.9)):
+        rec = next(r for r in recs if r["cell"] == cell and r["workload"] == "ping")
+        rec["rtt_us"]["p50"] = floor * 0.8  # under the floor before its group ...
+        rec["floor_us"] = {"folder": "floor/pass1/before-a", "p50": floor, "min": floor}
+        rec["floor_after_us"] = {"folder": f"floor/pass1/after-{cell}", "p50": floor * after_times, "min": floor}
+    ctx = Context.load(run, recs, cells, VERDICT)
+    # ... and over the one right after it: the path got faster during the cell, no method error
+    assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "rawtcp/java→java", "ping")
+    assert ctx.figures.floor_multiple("rawtcp/java→java") == pytest.approx(0.8 / 0.7)
+    # under both: flagged against the lower
+    raised = workload_rtt_flags(ctx.figures, "rawtcp/python→java", "ping")
+    assert raised[Flag.BELOW_FLOOR]["passes"] == [(1, pytest.approx(floor * 0.8), pytest.approx(floor * 0.9))]
+
+
 def test_a_cell_is_a_method_error_only_below_both_floors_around_its_server_group(tmp_path):
     from analysis.report.flags import Flag, workload_rtt_flags
     run, recs, cells = build(tmp_path, protocols=2, passes=1, workloads=("ping",), calls=100)

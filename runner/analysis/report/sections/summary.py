@@ -155,8 +155,8 @@ def anomalies(ctx: Context) -> list[Anomaly]:
         if Flag.BELOW_FLOOR in rtt:
             worst = min(v / f for _, v, f in rtt[Flag.BELOW_FLOOR]["passes"])
             out.append(Anomaly(2, 1 / worst, protocol, f"{MARK[Flag.BELOW_FLOOR]} `{cell}` {w}: p50 ×{worst:.2f} the "
-                                                       "floors around its server group, a method error (the "
-                                                       "floor is not the fastest path, or the host changed)"))
+                                                       "floors around it, a method error (the floor is not "
+                                                       "the fastest path, or the host changed)"))
         if Flag.UNSTABLE in rtt:
             cv = max(v for _, v in rtt[Flag.UNSTABLE]["rep_cv"])
             out.append(Anomaly(5, cv, protocol, f"{MARK[Flag.UNSTABLE]} `{cell}` {w}: repetitions spread "
@@ -206,7 +206,7 @@ MARKS = (f"{STATUS_MARK['pass']} pass, {STATUS_MARK['fail']} fail, {STATUS_MARK[
          f"or max/min over {flags.PASS_MAX_MIN}), {MARK[Flag.CPU_UNSTABLE]} CPU per call unstable, "
          f"{MARK[Flag.CPU_OVER_RTT]} client + server CPU over {flags.CPU_BOUND}× the mean round trip, "
          f"{MARK[Flag.WAIT]} over {flags.WAIT_SHARE:.0%} of the p50 on neither side's CPU, "
-         f"{MARK[Flag.BELOW_FLOOR]} p50 below the floors taken around its server group (a method error), "
+         f"{MARK[Flag.BELOW_FLOOR]} p50 below every floor taken around its cell (a method error), "
          f"{MARK[Flag.JIT_BUSY]} a JIT's compiler threads over {flags.JIT_SHARE:.0%} of a side's CPU while timed; "
          "[lo–hi] the 95% confidence interval across passes.")
 
