@@ -176,6 +176,15 @@ def test_the_timed_records_carry_the_floor_taken_before_their_server_group(tmp_p
     assert "floor_us" not in by_workload["vectors"] and "floor_us" not in by_workload["echoInt32"]
 
 
+def test_a_floor_carries_the_p50_of_its_fastest_repetition(tmp_path):
+    run, cell_dir = _run_with_a_cell(tmp_path)
+    _with_floor_before_the_group(run, cell_dir, [{"kind": "adjacent_floor", "pass": 1}],
+                                 [[24_000, 25_000, 26_000], [19_000, 20_000, 21_000], [23_000, 24_000, 25_000]])
+    fold.end_cell(run, cell_dir)
+    floor = next(r for r in _stored_lines(run) if r["workload"] == "ping")["floor_us"]
+    assert floor["fastest_repetition_p50"] == 20.0 and 23.0 < floor["p50"] < 25.0
+
+
 def test_the_timed_records_carry_the_floor_taken_right_after_their_cell(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
     _with_floor_before_the_group(run, cell_dir, [{"kind": "adjacent_floor", "pass": 1}], [[40_000, 40_000]])
@@ -190,6 +199,7 @@ def test_the_timed_records_carry_the_floor_taken_right_after_their_cell(tmp_path
     by_workload = {r["workload"]: r for r in _stored_lines(run)}
     assert by_workload["ping"]["floor_after_us"]["folder"] == "floor/pass1/after-echo__alpha-to-beta"
     assert 19.9 < by_workload["ping"]["floor_after_us"]["p50"] < 20.1
+    assert by_workload["ping"]["floor_after_us"]["fastest_repetition_p50"] == 20.0
     assert 39.9 < by_workload["ping"]["floor_us"]["p50"] < 40.1
     assert "floor_after_us" not in by_workload["vectors"]
 

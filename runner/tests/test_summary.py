@@ -185,6 +185,26 @@ def test_a_cell_is_held_against_the_floor_taken_right_after_it_too(tmp_path):
     assert raised[Flag.BELOW_FLOOR]["passes"] == [(1, pytest.approx(floor * 0.8), pytest.approx(floor * 0.9))]
 
 
+def test_a_cell_is_a_method_error_only_under_the_fastest_repetition_of_every_floor_around_it(tmp_path):
+    from analysis.report.flags import Flag, workload_rtt_flags
+    run, recs, cells = build(tmp_path, protocols=2, passes=1, workloads=("ping",), calls=100)
+    floor = next(r["rtt_us"]["p50"] for r in recs if r["cell"] == "floor/c→c")
+    for cell, p50_times in (("rawtcp/java→java", 0.95), ("rawtcp/python→java", 0.8)):
+        rec = next(r for r in recs if r["cell"] == cell and r["workload"] == "ping")
+        rec["rtt_us"]["p50"] = floor * p50_times
+        # the floors' repetitions switched regime: p50 over all of them 1.0, the fastest repetition 0.9
+        rec["floor_us"] = {"folder": "floor/pass1/before-a", "p50": floor, "min": floor * 0.8,
+                           "fastest_repetition_p50": floor * 0.9}
+        rec["floor_after_us"] = {"folder": f"floor/pass1/after-{cell}", "p50": floor, "min": floor * 0.8,
+                                 "fastest_repetition_p50": floor * 0.9}
+    ctx = Context.load(run, recs, cells, VERDICT)
+    # under the floors' p50s, over their fastest repetitions: the path at its quickest allows it
+    assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "rawtcp/java→java", "ping")
+    assert ctx.figures.floor_multiple("rawtcp/java→java") == pytest.approx(0.95)  # the multiple: of the p50s
+    raised = workload_rtt_flags(ctx.figures, "rawtcp/python→java", "ping")
+    assert raised[Flag.BELOW_FLOOR]["passes"] == [(1, pytest.approx(floor * 0.8), pytest.approx(floor * 0.9))]
+
+
 def test_a_cell_is_a_method_error_only_below_both_floors_around_its_server_group(tmp_path):
     from analysis.report.flags import Flag, workload_rtt_flags
     run, recs, cells = build(tmp_path, protocols=2, passes=1, workloads=("ping",), calls=100)

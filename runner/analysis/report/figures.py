@@ -158,27 +158,32 @@ class Figures:
         return cell in self.cell_names
 
     def adjacent_floors(self) -> dict[str, dict]:
-        """The floors taken before each server group (records' floor_us), by folder: {pass, p50, min}."""
+        """The floors taken before each server group (records' floor_us), by folder: {pass, p50, min}, and
+        the p50 of its fastest repetition where the fold gave it (fastest_repetition_p50)."""
         out = {}
         for r in self.records:
             f = r.get("floor_us") or {}
             if f.get("p50") is not None:
-                out.setdefault(f["folder"], {"pass": r.get("pass", 1), "p50": f["p50"], "min": f["min"]})
+                out.setdefault(f["folder"], {"pass": r.get("pass", 1), "p50": f["p50"], "min": f["min"],
+                                             **({"fastest_repetition_p50": f["fastest_repetition_p50"]}
+                                                if "fastest_repetition_p50" in f else {})})
         return out
 
-    def following_floors(self) -> dict[str, float]:
+    def following_floors(self, fastest: bool = False) -> dict[str, float]:
         """For each floor taken before a server group (by folder), the p50 of the next one taken in its pass
-        (before the next group): with it, the two floors bracket the group's cells. The last group of a pass
-        has none. Records are in the order the run wrote them, so the folders are in the order taken. Read
-        once per (cell, workload) flagged: computed once."""
-        return self._following_floors
+        (before the next group), or with `fastest` that of its fastest repetition: with it, the two floors
+        bracket the group's cells. The last group of a pass has none. Records are in the order the run wrote
+        them, so the folders are in the order taken. Read once per (cell, workload) flagged: computed once."""
+        return self._following_floors[fastest]
 
     @functools.cached_property
-    def _following_floors(self) -> dict[str, float]:
+    def _following_floors(self) -> dict[bool, dict[str, float]]:
         taken: dict[int, list] = {}
         for folder, f in self.adjacent_floors().items():
-            taken.setdefault(f["pass"], []).append((folder, f["p50"]))
-        return {floors[i][0]: floors[i + 1][1] for floors in taken.values() for i in range(len(floors) - 1)}
+            taken.setdefault(f["pass"], []).append((folder, f))
+        following = {floors[i][0]: floors[i + 1][1] for floors in taken.values() for i in range(len(floors) - 1)}
+        return {False: {k: f["p50"] for k, f in following.items()},
+                True: {k: f.get("fastest_repetition_p50", f["p50"]) for k, f in following.items()}}
 
     def floor_multiple(self, cell: str, workload: str = "ping") -> float | None:
         """The cell's p50 as a multiple of its floor (the lower of those taken before and after its server

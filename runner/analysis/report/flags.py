@@ -139,29 +139,34 @@ def slow_probes(probes: dict, median: float | None) -> list[tuple]:
                   key=lambda x: (-x[0], x[1]))
 
 
-def floor_of(rec: dict, floors: dict[int, float], following: dict[str, float] | None = None) -> float | None:
+def floor_of(rec: dict, floors: dict[int, float], following: dict[str, float] | None = None,
+             fastest: bool = False) -> float | None:
     """The floor a record is held against: the lowest of those taken around it, before its server group
     (floor_us), right after its cell (floor_after_us) and before the next group of its pass (`following`, by
-    the first one's folder; the last group has none), else the one taken at the start of its pass. The path's
+    the first one's folder; the last group has none), else the one taken at the start of its pass. Each is
+    its p50, or with `fastest` the p50 of its fastest repetition (give `following` of those then). The path's
     own latency moves within a pass on a virtual machine (one default run's group floors ranged 26.7-43.0 µs
-    p50), and within a cell (a cell's echoString 27.0 µs p50 in its first repetition, 19.2 µs in the next
-    four, after a floor of 24.2 µs), so a cell is a method error only when it beats the floor on every side
-    of it, not the one moment before."""
+    p50), within a cell (a cell's echoString 27.0 µs p50 in its first repetition, 19.2 µs in the next four,
+    after a floor of 24.2 µs) and within a floor (five repetitions of 20.4-24.5 µs), so a cell is a method
+    error only when it beats the floor on every side of it, at its quickest."""
     floor_us = rec.get("floor_us") or {}
     if floor_us.get("p50") is None:
         return floors.get(rec.get("pass", 1))
-    around = [floor_us["p50"], (following or {}).get(floor_us.get("folder")),
-              (rec.get("floor_after_us") or {}).get("p50")]
+
+    def figure(f: dict) -> float | None:
+        return f.get("fastest_repetition_p50", f.get("p50")) if fastest else f.get("p50")
+    around = [figure(floor_us), (following or {}).get(floor_us.get("folder")), figure(rec.get("floor_after_us") or {})]
     return min(f for f in around if f is not None)
 
 
 def below_floor(recs: list[dict], floors: dict[int, float], following: dict[str, float] | None = None) -> dict:
-    """BELOW_FLOOR with (pass, p50, floor p50) of each passing record whose p50 is under its floor (floor_of):
-    every call makes at least the floor's round trip over the same path, so such a figure says the floor did
-    not take the fastest path the cells took, or the host changed between them."""
+    """BELOW_FLOOR with (pass, p50, floor) of each passing record whose p50 is under the fastest repetition of
+    every floor around it (floor_of, fastest; `following`: the next groups' fastest repetitions): every call
+    makes at least the floor's round trip over the same path, so such a figure says the floor did not take the
+    fastest path the cells took, or the host changed between them."""
     under = []
     for r in recs:
-        floor, p50 = floor_of(r, floors, following), (r.get("rtt_us") or {}).get("p50")
+        floor, p50 = floor_of(r, floors, following, fastest=True), (r.get("rtt_us") or {}).get("p50")
         if floor is not None and p50 is not None and p50 < floor:
             under.append((r.get("pass", 1), p50, floor))
     return {Flag.BELOW_FLOOR: {"passes": under}} if under else {}
@@ -173,7 +178,7 @@ def workload_rtt_flags(figures, cell: str, workload: str) -> dict:
     raised = rtt_flags(figures.passing(cell, workload))
     if figures.on_the_wire(cell):
         raised.update(below_floor(figures.passing(cell, workload), figures.floor_by_pass(),
-                                  figures.following_floors()))
+                                  figures.following_floors(fastest=True)))
     return raised
 
 

@@ -46,9 +46,9 @@ def floor(ctx: Context) -> list:
                 rows.append([str(p), str(len(p50s)), num(p50s[0]), num(stats.median_ci(p50s)["median"]),
                              num(p50s[-1]), f"×{p50s[-1] / p50s[0]:.2f}"])
         out += [Paragraph("The floor again before each server group's first cell, and a short one right after each "
-                          "cell: each cell is held against the lowest of those around it (its multiple of the floor, "
-                          "and ⛔floor where it is under all of them). Here those before each group: how far the "
-                          "path's own latency moved within each pass."),
+                          "cell: each cell's multiple of the floor is of the lowest p50 around it, and it is ⛔floor "
+                          "where it is under the fastest repetition of each of them. Here those before each group: "
+                          "how far the path's own latency moved within each pass."),
                 Table(["pass", "groups", "lowest p50, µs", "median", "highest", "highest / lowest"], rows)]
     floor_p50 = figures.floor()
     if floor_p50 is None or not figures.baseline:

@@ -12,7 +12,8 @@ MARKS_LEGEND = (f"⚠ = unstable repetitions (CV of repetition means over {flags
                 f"≠ = the passes disagree (CI half-width over {flags.PASS_HALF_WIDTH:.0%} of the median, "
                 f"or max/min over {flags.PASS_MAX_MIN}); "
                 "⌛ = warm-up did not reach steady state; "
-                "⛔floor = p50 below the floor measured in its pass: a method error, not a result")
+                "⛔floor = p50 below the fastest repetition of every floor measured around its cell: a method error, "
+                "not a result")
 CPU_TITLE = ("CPU time per call, µs: client / server, from the cgroups' counters read around each repetition. "
              f"⚠cpu = the repetitions' CPU per call spreads by more than {flags.UNSTABLE_CPU_REP_CV:.0%} (CV); "
              f"⚠>rtt = client + server exceeds {flags.CPU_BOUND}× the mean round trip, impossible for a strict "
