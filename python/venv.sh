@@ -31,12 +31,13 @@ made_from() {
 }
 
 main() {
-  local python wanted
+  local python wanted was
   python="$(interpreter)"
   wanted="$(real_executable "$python")"
   if [[ -x "$VENV/bin/python" ]]; then
-    [[ "$(made_from)" != "$wanted" ]] || return 0
-    echo "remaking $VENV from $wanted (it was made from $(made_from))" >&2
+    was="$(made_from)"
+    [[ "$was" != "$wanted" ]] || return 0
+    echo "remaking $VENV from $wanted (it was made from $was)" >&2
     rm -rf "$VENV"
   fi
   echo "creating $VENV from $wanted" >&2

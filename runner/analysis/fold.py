@@ -341,28 +341,26 @@ def adjacent_floor(run: Path, folder: str | None) -> dict | None:
     return {"folder": folder, "p50": rtt["p50"], "min": rtt["min"], "fastest_repetition_p50": fastest}
 
 
-def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict], warm: dict | None = None) -> list[dict]:
+def with_cell_end(run: Path, cell_dir: Path, facts: dict, recs: list[dict], warm: dict | None = None,
+                  floor_after: str | None = None) -> list[dict]:
     """The cell's records with what is known only at its end: bytes and packets from the counting pass,
     the machine's steal time during the cell, the CPU probe run before it and, for its timed workloads,
-    the floors taken just before its server group and right after the cell, and how its processes' warm-up
-    ended (`warm`)."""
+    the floors taken just before its server group and right after the cell (`floor_after`, its folder), and
+    how its processes' warm-up ended (`warm`)."""
     wire = _wire_counts(cell_dir)
     steal = facts.get("steal_ticks")
     extra = {"steal_ms": steal * 1000 / CLOCK_TICKS if steal is not None else None,
              "calibration_ns": facts.get("calibration_ns")}
-    floor = adjacent_floor(run, facts.get("floor"))
-    floor_after = adjacent_floor(run, facts.get("floor_after"))
+    timed_extra = {"floor_us": adjacent_floor(run, facts.get("floor")),
+                   "floor_after_us": adjacent_floor(run, floor_after),
+                   "warm_phase": {k: warm[k] for k in ("seconds", "server", "client") if k in warm} if warm else None}
     out = []
     for rec in recs:
         rec = dict(rec, **extra)
         if rec["workload"] in wire and rec["status"] == "pass":
             rec["wire_per_call"] = {**(rec.get("wire_per_call") or {}), **wire[rec["workload"]]}
-        if floor and rec["workload"] != "vectors" and rec["status"] == "pass":
-            rec["floor_us"] = floor
-        if floor_after and rec["workload"] != "vectors" and rec["status"] == "pass":
-            rec["floor_after_us"] = floor_after
-        if warm and rec["workload"] != "vectors" and rec["status"] == "pass":
-            rec["warm_phase"] = {k: warm[k] for k in ("seconds", "server", "client") if k in warm}
+        if rec["workload"] != "vectors" and rec["status"] == "pass":
+            rec.update({k: v for k, v in timed_extra.items() if v is not None})
         out.append(rec)
     return out
 
@@ -427,8 +425,7 @@ def fold(run: Path, folder: Path) -> list[dict]:
         for rec in BUILDERS[kind](run, folder, facts):
             built[records.key(rec)] = rec
     recs = list(built.values())
-    return with_cell_end(run, folder, {**end, "floor_after": after.get("floor")}, recs, warm) if end is not None \
-        else recs
+    return with_cell_end(run, folder, end, recs, warm, after.get("floor")) if end is not None else recs
 
 
 def fold_into_results(run: Path, folder: Path) -> list[dict]:

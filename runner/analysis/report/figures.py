@@ -164,9 +164,8 @@ class Figures:
         for r in self.records:
             f = r.get("floor_us") or {}
             if f.get("p50") is not None:
-                out.setdefault(f["folder"], {"pass": r.get("pass", 1), "p50": f["p50"], "min": f["min"],
-                                             **({"fastest_repetition_p50": f["fastest_repetition_p50"]}
-                                                if "fastest_repetition_p50" in f else {})})
+                out.setdefault(f["folder"], {"pass": r.get("pass", 1),
+                                             **{k: f[k] for k in ("p50", "min", "fastest_repetition_p50") if k in f}})
         return out
 
     def following_floors(self, fastest: bool = False) -> dict[str, float]:

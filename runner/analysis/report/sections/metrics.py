@@ -145,19 +145,22 @@ def wire(ctx: Context, cell: str, w: str) -> str:
     def per_call(name: str, digits: int) -> str:
         fig = figures.fig(cell, w, f"wire_per_call.{name}")
         return num(fig.median, digits) if fig else "–"
+
+    def any_above_zero(name: str) -> bool:
+        """Whether either direction's figure of `name` (c2s, s2c) is over zero."""
+        return any(f is not None and f.median > 0
+                   for f in (figures.fig(cell, w, f"wire_per_call.{name}_{d}") for d in ("c2s", "s2c")))
     if figures.fig(cell, w, "wire_per_call.payload_c2s") is None:
         return (f"frames {per_call('bytes_c2s', 4)} / {per_call('bytes_s2c', 4)} "
                 f"({per_call('packets_c2s', 2)} / {per_call('packets_s2c', 2)})")
-    resent = [figures.fig(cell, w, f"wire_per_call.retransmitted_{d}") for d in ("c2s", "s2c")]
     resent_bytes = (f" = {per_call('resent_payload_c2s', 4)} / {per_call('resent_payload_s2c', 4)} B, "
                     "not in the payload"
                     if figures.fig(cell, w, "wire_per_call.resent_payload_c2s") is not None else "")
     resends = (f"; resent {per_call('retransmitted_c2s', 2)} / {per_call('retransmitted_s2c', 2)}{resent_bytes}"
-               if any(f is not None and f.median > 0 for f in resent) else "")
-    background = [figures.fig(cell, w, f"wire_per_call.background_payload_{d}") for d in ("c2s", "s2c")]
+               if any_above_zero("retransmitted") else "")
     apart = (f"; the library's own {per_call('background_payload_c2s', 4)} / "
              f"{per_call('background_payload_s2c', 4)} B, not in the payload"
-             if any(f is not None and f.median > 0 for f in background) else "")
+             if any_above_zero("background_payload") else "")
     return (f"{per_call('payload_c2s', 4)} / {per_call('payload_s2c', 4)} "
             f"({per_call('data_segments_c2s', 2)} / {per_call('data_segments_s2c', 2)}; "
             f"bare {per_call('empty_segments_c2s', 2)} / {per_call('empty_segments_s2c', 2)}{resends}{apart})")

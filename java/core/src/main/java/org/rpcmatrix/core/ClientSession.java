@@ -204,15 +204,16 @@ public final class ClientSession implements AutoCloseable {
         PreparedWorkload work = prepared(command, true);
         Commands.Repetition rule = Commands.repetition(command);
         BenchClient connected = connected();
-        long[] before = connected instanceof BackgroundTraffic traffic ? traffic.backgroundBytes() : null;
+        BackgroundTraffic traffic = connected instanceof BackgroundTraffic t ? t : null;
+        long[] before = traffic != null ? traffic.backgroundBytes() : null;
         long[] samples = work.isSession()
                 ? CalculatorSessions.repetition(calculators(connected), (Long) work.args()[0], rule.calls(),
                         rule.minNanos(), rule.maxCalls())
                 : Timing.repetition(connected, work.op(), work.args(), rule.calls(), rule.minNanos(), rule.maxCalls());
         work.addSamples(samples);
         ObjectNode answer = success().put("calls", samples.length);
-        if (before != null) {
-            long[] after = ((BackgroundTraffic) connected).backgroundBytes();
+        if (traffic != null) {
+            long[] after = traffic.backgroundBytes();
             answer.putObject("background").put("c2s", after[0] - before[0]).put("s2c", after[1] - before[1]);
         }
         return answer;
