@@ -1,8 +1,7 @@
-"""Command line of the runner's analysis: prepare, resume, fold, cell-end, estimate, shuffle, render, agree,
-publish, compare and history (see runner/README.md).
+"""Command line of the runner's analysis of finished runs: render, agree, publish, studies, tables, compare,
+calibrate and history (see runner/README.md). The run-time steps are the conductor's (runner/conductor).
 
-Each command imports only the modules it uses: the runner calls cell-end once per cell, and importing every
-module (the report, the environment's probes) doubled its CPU time."""
+Each command imports only the modules it uses."""
 import argparse
 import json
 import sys
@@ -14,143 +13,22 @@ def _cells(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def prepare(args) -> int:
-    from . import environment, plan
-    run = Path(args.run)
-    cells = _cells(Path(args.cells).read_text())
-    protocols = list(dict.fromkeys(c["protocol"] for c in cells))
-    try:
-        plan.write_plans(run, Path(args.idl), args.profile, protocols, args.passes, args.seed)
-    except plan.PlanError as e:
-        print(f"rpcmatrix: error: {e}", file=sys.stderr)
-        return 2
-    profile = json.loads((run / "plan" / "profile.json").read_text())
-    env = environment.write_env(run, Path(args.manifests), profile, args.wire_note, args.cpu_note, args.pin_note)
-    workloads = json.loads((Path(args.idl) / "workloads.json").read_text())
-    env["run"]["baseline"] = workloads.get("baseline")
-    env["run"]["headline_workloads"] = [w["name"] for w in workloads["workloads"] if w.get("headline")]
-    vectors = json.loads((Path(args.idl) / "vectors.json").read_text())["vectors"]
-    # the report's table of negative tests: which vectors are attacks, and on what
-    env["run"]["attack_vectors"] = {v["id"]: v["attack"] for v in vectors if "attack" in v}
-    env["run"]["vectors_left_out"] = plan.write_contract_view(run, Path(args.idl), profile)
-    registry = json.loads((Path(args.idl) / "protocols.json").read_text())["protocols"]
-    env["run"]["registry"] = {name: {"family": p["family"], "variant": p.get("variant", {})}
-                              for name, p in registry.items() if name in protocols}
-    # opt-in protocols the profile did not take: the report names them with the registry's reason
-    env["run"]["left_out"] = json.loads(args.left_out)
-    env["run"]["processes"] = args.processes_note or "not recorded"
-    spin = dict(entry.split("=", 1) for entry in args.server_spin.split(",") if entry)
-    if spin:  # a calibration run (--inject-server-spin): its servers were made slower on purpose
-        env["run"]["injected_server_spin_us"] = {lang: int(us) for lang, us in spin.items()}
-    (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
-    (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
-    return 0
 
 
-def fold_step(args) -> int:
-    """The final records of a step without a progress line of its own: a pass's floor, the handlers, or the
-    cell an interruption cut short."""
-    from . import fold
-    fold.fold_into_results(Path(args.run), Path(args.dir))
-    return 0
 
 
-def cell_end(args) -> int:
-    """Each cell's final records, and "<seconds of work>\t<summary>" for its progress line, one per --dir."""
-    from . import fold
-    for d in args.dir:
-        print(fold.end_cell(Path(args.run), Path(d)))
-    return 0
 
 
-def estimate(args) -> int:
-    from . import plan
-    run = Path(args.run)
-    if args.finished:
-        from . import resume
-        print(resume.finished_work(run))
-        return 0
-    cells = _cells(sys.stdin.read())
-    print(plan.estimate_run(run, cells, args.passes, not args.fresh_processes))
-    return 0
 
 
-def resume_run(args) -> int:
-    from . import resume
-    run, root = Path(args.run), Path(args.root)
-    try:
-        if args.check:
-            resume.check(run, root)
-            done, total = resume.progress(run)
-            print(f"{done} of {total} cells finished")
-        else:
-            print(resume.resume(run, root))
-    except resume.ResumeError as e:
-        print(f"rpcmatrix: error: {e}", file=sys.stderr)
-        return 2
-    return 0
 
 
-def plan_cells(args) -> int:
-    """The plan of cells (plan.write_cells): files in --out for the shell; messages on stderr."""
-    from . import manifests, plan
-    try:
-        messages = plan.write_cells(Path(args.out), Path(args.manifests), Path(args.idl), args.profile,
-                                    args.protocol, args.server, args.client, args.cell)
-    except (manifests.ManifestError, plan.PlanError) as e:
-        print(f"rpcmatrix: error: {e}", file=sys.stderr)
-        return 2
-    for message in messages:
-        print(f"rpcmatrix: {message}", file=sys.stderr)
-    return 0
 
 
-def expand(args) -> int:
-    """The older interface of the plan, for the battery: manifests (a JSON array) on stdin or --manifests
-    DIR, the cells of --protocol and --server on stdout, one JSON line each."""
-    from . import manifests, plan
-    if args.select_only:  # the cells on stdin, one JSON line each, selected
-        cells = plan.select_cells(_cells(sys.stdin.read()), args.protocol, args.server, args.client, args.cell)
-        sys.stdout.write("".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in cells))
-        return 0
-    try:
-        loaded = manifests.load(Path(args.manifests)) if args.manifests else json.load(sys.stdin)
-    except manifests.ManifestError as e:
-        print(f"rpcmatrix: error: {e}", file=sys.stderr)
-        return 2
-    if args.print_manifests:
-        print(json.dumps(loaded, ensure_ascii=False))
-        return 0
-    registry = json.loads(Path(args.registry).read_text())
-    cells = plan.select_cells(plan.expand_cells(loaded, args.baseline, registry), args.protocol, args.server,
-                              args.client, args.cell)
-    sys.stdout.write("".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in cells))
-    return 0
 
 
-def allow_timing(args) -> int:
-    """Exit 0 when the cell's workloads may be timed after its vectors (known_failures.vectors_allow_timing)."""
-    from . import known_failures
-    entries = known_failures.load(Path(args.known_failures))
-    try:
-        vectors = json.loads(Path(args.vectors).read_text())
-    except (OSError, ValueError):
-        return 1
-    return 0 if known_failures.vectors_allow_timing(entries, args.cell, vectors) else 1
 
 
-def shuffle(args) -> int:
-    from . import plan
-    lines = plan.shuffled([line for line in sys.stdin.read().splitlines() if line.strip()], args.seed, args.pass_no)
-    if args.lane_queue:
-        groups = plan.lane_queue(lines)
-    elif args.warm_processes is not None:
-        groups = plan.warm_chunks(lines, args.warm_processes)
-    else:
-        sys.stdout.write("".join(line + "\n" for line in lines))
-        return 0
-    sys.stdout.write("".join(f"{group}\t{line}\n" for group, line in zip(groups, lines, strict=True)))
-    return 0
 
 
 def _run_records(run: Path, cells: list[dict]) -> list[dict]:
@@ -353,65 +231,6 @@ def publication_tables(args) -> int:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m analysis")
     sub = p.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("prepare", help="write the run's plan, environment and cell list")
-    for flag in ("--run", "--idl", "--profile", "--manifests", "--cells"):
-        s.add_argument(flag, required=True)
-    s.add_argument("--wire-note", default="")
-    s.add_argument("--cpu-note", default="")
-    s.add_argument("--pin-note", default="")
-    s.add_argument("--passes", type=int, default=1)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--left-out", default="[]", help="JSON list of {protocol, reason} the profile left out")
-    s.add_argument("--processes-note", default="", help="how servers and clients live across cells")
-    s.add_argument("--server-spin", default="", help="LANGUAGE=US,...: the slowdown injected into servers")
-    s.set_defaults(func=prepare)
-    s = sub.add_parser("fold", help="append the final records of a finished step from its facts.jsonl")
-    s.add_argument("--run", required=True)
-    s.add_argument("--dir", required=True, help="the step's folder: floor/pass<N>, handlers, cells/<slug>/pass<N>")
-    s.set_defaults(func=fold_step)
-    s = sub.add_parser("cell-end", help="append cells' final records of a pass; print their progress lines")
-    s.add_argument("--run", required=True)
-    s.add_argument("--dir", required=True, action="append",
-                   help="a cell's folder of the pass: cells/<slug>/pass<N> (repeatable, folded in order)")
-    s.set_defaults(func=cell_end)
-    s = sub.add_parser("estimate", help="seconds of work of the cells on stdin (JSON lines)")
-    s.add_argument("--run", required=True)
-    s.add_argument("--passes", type=int, default=1)
-    s.add_argument("--fresh-processes", action="store_true", help="a new server and client for every cell")
-    s.add_argument("--finished", action="store_true", help="of the cells the run's journal lists as finished")
-    s.set_defaults(func=estimate)
-    s = sub.add_parser("resume", help="check an interrupted run and trim what it left half done")
-    s.add_argument("--run", required=True)
-    s.add_argument("--root", required=True, help="the repository, whose code must be the run's")
-    s.add_argument("--check", action="store_true", help="only check, change nothing")
-    s.set_defaults(func=resume_run)
-    s = sub.add_parser("cells", help="expand the manifests into cells and select them (plan/cells.jsonl)")
-    for flag in ("--out", "--manifests", "--idl", "--profile"):
-        s.add_argument(flag, required=True)
-    for flag in ("--protocol", "--server", "--client", "--cell"):
-        s.add_argument(flag, default="", help="comma-separated (empty: all)")
-    s.set_defaults(func=plan_cells)
-    s = sub.add_parser("expand", help="the cells of manifests (stdin or --manifests) on stdout, selected")
-    s.add_argument("--manifests", default="", help="a folder of */manifest.json (default: a JSON array on stdin)")
-    s.add_argument("--print-manifests", action="store_true", help="print the resolved manifests only")
-    s.add_argument("--select-only", action="store_true", help="select the cells on stdin (JSON lines)")
-    s.add_argument("--registry", default="idl/protocols.json")
-    s.add_argument("--baseline", default="")
-    for flag in ("--protocol", "--server", "--client", "--cell"):
-        s.add_argument(flag, default="", help="comma-separated (empty: all)")
-    s.set_defaults(func=expand)
-    s = sub.add_parser("allow-timing", help="exit 0 when a cell's vectors let its workloads be timed")
-    for flag in ("--known-failures", "--cell", "--vectors"):
-        s.add_argument(flag, required=True)
-    s.set_defaults(func=allow_timing)
-    s = sub.add_parser("shuffle", help="the cells on stdin in the pass's seeded random order")
-    s.add_argument("--seed", type=int, required=True)
-    s.add_argument("--pass", dest="pass_no", type=int, required=True)
-    s.add_argument("--lane-queue", action="store_true",
-                   help="also each cell's place in the lanes' queue: '<place>\\t<cell>' lines")
-    s.add_argument("--warm-processes", type=int,
-                   help="also say each cell's warm phase, at most this many processes each: '<phase>\\t<cell>' lines")
-    s.set_defaults(func=shuffle)
     s = sub.add_parser("render",
                        help="write results.csv, junit.xml, samples and REPORT.md; exit 1 on anything unexpected")
     s.add_argument("--run", required=True)

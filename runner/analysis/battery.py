@@ -1,10 +1,11 @@
 """The battery's survival matrix (issue 23): <run>/battery.jsonl (one line per attack on one server, written
-by python -m rpcmatrix.battery, and one `sigterm` line per server by runner/lib/battery.sh) rendered as
-BATTERY.md, checked against the expected outcomes (runner/battery-expected.json). With --vectors-run, the
-security negative tests of a matrix run (the attack vectors of idl/vectors.json, as the report shows them)
-are collected beside it.
+by python -m rpcmatrix.battery) and <run>/lifecycle.tsv (a line per server that did not start and per SIGTERM,
+written by runner/lib/battery.sh) rendered as BATTERY.md, checked against the expected outcomes
+(runner/battery-expected.json). With --vectors-run, the security negative tests of a matrix run (the attack
+vectors of idl/vectors.json, as the report shows them) are collected beside it; with --attach, the survival matrix
+goes into that run's report, when the run is of the commit the battery ran at.
 
-    python -m analysis.battery --run RESULTS_DIR [--expected FILE] [--vectors-run RUN]
+    python -m analysis.battery --run RESULTS_DIR [--expected FILE] [--vectors-run RUN] [--attach RUN]
     python -m analysis.battery --run RESULTS_DIR --write-expected FILE   # a first expected file, from a run
 
 Exits 1 on a regression: a server that refused, closed or held an attack the expected file lists and now
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,10 +38,58 @@ LEGEND = ("Each attack runs on its own against one server process per protocol a
 EXPECTED = Path(__file__).resolve().parents[1] / "battery-expected.json"
 
 
+ROOT = Path(__file__).resolve().parents[2]
+LIFECYCLE = "lifecycle.tsv"
+
+
 def load_lines(path: Path) -> list[dict]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def lifecycle(run: Path) -> list[dict]:
+    """The runner's lines (lifecycle.tsv): protocol, server, `start` (a server that did not start) or `sigterm`,
+    outcome, answer, and the times SIGTERM was sent and the process group was gone (seconds since the epoch)."""
+    path = run / LIFECYCLE
+    out = []
+    for line in (path.read_text(encoding="utf-8").splitlines() if path.exists() else []):
+        protocol, server, attack, outcome, answer, sent, gone = (line.split("\t") + [""] * 7)[:7]
+        seconds = round(float(gone) - float(sent), 3) if sent and gone else None
+        out.append({"attack": attack, "protocol": protocol, "server": server, "outcome": outcome, "answer": answer,
+                    "seconds": seconds})
+    return out
+
+
+def run_lines(run: Path) -> list[dict]:
+    """Every line of a battery's folder: the attacks', then the runner's."""
+    return load_lines(run / "battery.jsonl") + lifecycle(run)
+
+
+def attach(lines: list[dict], run: Path) -> None:
+    """The survival matrix into a matrix run's report (report/hostile-peers.md, and so into what `publish` copies),
+    when that run was made at the commit the battery ran at: its battery.jsonl, then its report rendered again,
+    against the known failures it was made with and with its report.html only if it had one."""
+    commit = json.loads((run / "env.json").read_text()).get("run", {}).get("git_commit") or ""
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if not commit or commit != head:
+        print(f"rpcmatrix: warning: battery: not attached to {run}: that run is of commit {commit[:12] or 'unknown'}, "
+              f"the battery of {head[:12] or 'unknown'}", file=sys.stderr)
+        return
+    (run / "battery.jsonl").write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
+                                       encoding="utf-8")
+    saved = json.loads((run / "options.json").read_text()) if (run / "options.json").exists() else []
+    known = saved[saved.index("--known-failures") + 1] if "--known-failures" in saved[:-1] else \
+        str(ROOT / "runner" / "known-failures.json")
+    html = ["--no-html"] if "--no-html" in saved else []
+    done = subprocess.run([sys.executable, "-m", "analysis", "render", "--run", str(run), "--known-failures", known,
+                           *html], capture_output=True)
+    # 1: rendered, with unexpected failures of the run's own (its verdict, not the battery's)
+    if done.returncode > 1:
+        print(f"rpcmatrix: warning: battery: attached to {run}, but its report could not be rendered again "
+              f"(python -m analysis render --run {run})", file=sys.stderr)
+        return
+    print(f"rpcmatrix: battery: attached to {run} (report/hostile-peers.md)", file=sys.stderr)
 
 
 def key(line: dict) -> tuple[str, str, str]:
@@ -215,8 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vectors-run", type=Path, default=None, help="a matrix run whose negative tests to show")
     parser.add_argument("--write-expected", type=Path, default=None,
                         help="write the run's outcomes as an expected file (reasons from the answers, to edit)")
+    parser.add_argument("--attach", type=Path, default=None, help="a matrix run of this commit to attach it to")
     options = parser.parse_args(argv)
-    lines = load_lines(options.run / "battery.jsonl")
+    lines = run_lines(options.run)
     if options.write_expected:
         options.write_expected.write_text(json.dumps(expected_from(lines, options.run.name), indent=1,
                                                      ensure_ascii=False) + "\n", encoding="utf-8")
@@ -227,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"battery: {options.run / 'BATTERY.md'}", file=sys.stderr)
     for b in bad:
         print(f"REGRESSION: {b}", file=sys.stderr)
+    if options.attach:
+        attach(lines, options.attach)
     return 1 if bad else 0
 
 

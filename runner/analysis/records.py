@@ -24,7 +24,10 @@ RESULTS = "results.jsonl"
 PUBLISHED_RESULTS = "results.jsonl.gz"
 # a published run whose records would be one file over publish.PART_LIMIT has them in parts, in order
 PUBLISHED_PART = "results-{:02d}.jsonl.gz"
-SERVER_EXITS = "server_exits.jsonl"
+# a server's exit status after SIGTERM, known once it stops: one line per cell it served, "<pass>\t<cell>\t<status>",
+# written by the runner's shell (runs before schema 3's successor: server_exits.jsonl, one JSON object a line)
+SERVER_EXITS = "server_exits.tsv"
+SERVER_EXITS_JSON = "server_exits.jsonl"
 # every raw per-call sample of the run, one line per (cell, workload, pass): exports.write_samples writes it
 SAMPLES = "samples.jsonl.gz"
 # `compare A B` into B's folder: the comparison as data, which B's report.html draws as a section of its own
@@ -119,6 +122,17 @@ def _json_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def server_exits(run: Path) -> list[tuple[int, str, int]]:
+    """(pass, cell, exit status) of every line of server_exits.tsv, a line torn by a kill left out."""
+    path = run / SERVER_EXITS
+    out = []
+    for line in (path.read_text(encoding="utf-8").splitlines() if path.exists() else []):
+        fields = line.split("\t")
+        if len(fields) == 3 and fields[0].isdigit() and fields[2].isdigit():
+            out.append((int(fields[0]), fields[1], int(fields[2])))
+    return out
+
+
 class Environment:
     """What the records of a run refer to: the run's settings and host and each language's versions
     (env.json), each cell's server and client (cells.jsonl; the floor and the handlers are pseudo-cells
@@ -129,7 +143,8 @@ class Environment:
         self.settings = env.get("run", {})
         self.versions = env.get("versions", {})
         self.cells = {c["name"]: c for c in _json_lines(run / "cells.jsonl")}
-        self.exits = {(e["pass"], e["cell"]): e["server_exit_status"] for e in _json_lines(run / SERVER_EXITS)}
+        self.exits = {(e["pass"], e["cell"]): e["server_exit_status"] for e in _json_lines(run / SERVER_EXITS_JSON)}
+        self.exits |= {(p, c): s for p, c, s in server_exits(run)}
         self._views: dict[str, dict] = {}
 
     def cell(self, rec: dict) -> dict:

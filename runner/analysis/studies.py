@@ -27,7 +27,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import records
+from . import records, setup
 from .report import markdown
 from .report.blocks import Heading, Paragraph, Table
 from .report.figures import Figure, figure
@@ -154,8 +154,7 @@ def per_pass(ctx: Context, cell: str, workload: str, value_of, what: str) -> dic
         return values
     if not passing:
         raise Missing(why_missing(ctx, cell, workload))
-    wire = ctx.run.get("wire", "")
-    why = f" ({wire})" if what == "wire" and wire.startswith("not") else ""
+    why = f" ({setup.wire(ctx.run)})" if what == "wire" and not setup.wire_measured(ctx.run) else ""
     raise Missing(f"{what} not measured on `{cell}`{why}")
 
 
@@ -467,7 +466,7 @@ def row(ctx: Context, study: dict, spec: dict) -> Row:
 def this_run(ctx: Context) -> str:
     run = ctx.run
     path = ("client and server on one host, in two network namespaces joined by a veth pair"
-            if not str(run.get("wire", "")).startswith("not") else "client and server over 127.0.0.1")
+            if setup.wire_measured(run) else "client and server over 127.0.0.1")
     passes = len(ctx.figures.passes)
     return (f"This run: `{run.get('run_id', '?')}`, profile `{run['profile']['name']}`, {passes} "
             f"pass{'es' if passes > 1 else ''}; {run.get('cpus', '?')} × {run.get('cpu_model', '?')}, "

@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import re
 
+from .. import setup
 from . import sections
 from .blocks import Bullets, Heading, Numbered, Paragraph, Table
 from .sections import hostile, summary
@@ -439,7 +440,7 @@ def provenance(ctx: Context) -> str:
             ["OS, kernel", f"{run.get('os')}, {run.get('kernel')}"],
             ["profile, passes, seed", f"{prof.get('name')}, {len(ctx.figures.passes)}, {prof.get('seed', '–')}"],
             ["start, end", f"{times[0] if times else '?'} – {times[-1] if times else '?'}"],
-            ["pinning", run.get("pin") or "not recorded"]]
+            ["pinning", setup.pin(run)]]
     if run.get("injected_server_spin_us"):
         rows.append(["injected slowdown (calibration run)",
                      ", ".join(f"{lang} servers spin {us} µs per call"

@@ -1,5 +1,6 @@
 """The report's opening: what ran and how it ended (outcomes, failures, servers that did not exit cleanly),
 then the environment and method, with how many figures each flag marks."""
+from ... import setup
 from .. import flags
 from ..blocks import Bullets, Heading, Paragraph, Table
 from ..flags import CPU_BOUND, UNSTABLE_REP_CV, WAIT_MIN_US, WAIT_SHARE
@@ -51,9 +52,8 @@ def environment(ctx: Context) -> list:
     run, figures = ctx.run, ctx.figures
     rows = [["CPU", f"{run['cpu_model']} ({run['cpus']} CPUs, governor {run['cpu_governor']})"],
             ["Memory", run["memory"]], ["OS, kernel", f"{run['os']}, {run['kernel']}"],
-            ["CPU pinning", run.get("pin") or "not recorded"],
-            ["Processes", run.get("processes") or "not recorded"],
-            ["Bytes on the wire", run["wire"]], ["CPU time", run["cpu_source"]],
+            ["CPU pinning", setup.pin(run)], ["Processes", setup.processes(run)],
+            ["Bytes on the wire", setup.wire(run)], ["CPU time", setup.cpu(run)],
             ["Memory", run["memory_source"]], ["Round-trip time", run["rtt_source"]]]
     net = run.get("network") or {}
     if net:

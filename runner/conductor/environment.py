@@ -130,8 +130,40 @@ def steal() -> dict:
     return out
 
 
-def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu_note: str,
-              pin_note: str = "") -> dict:
+def _int(value: str | None) -> int | None:
+    return int(value) if value not in (None, "") and value.isdigit() else None
+
+
+def setup_of(facts: dict[str, str], lanes: int, keep_processes: bool) -> dict:
+    """What the shell set up for the run (plan/setup.tsv: its namespaces, cgroups and pinning), as data; the
+    report says it in words (analysis/setup.py)."""
+    netns = facts.get("netns") == "on"
+    return {
+        "network": {"netns": netns, "reason": facts.get("netns_reason") or None,
+                    **({"server_netns": facts.get("server_netns"), "client_netns": facts.get("client_netns"),
+                        "server_ip": facts.get("server_ip"), "client_ip": facts.get("client_ip"),
+                        "client_tcp_tw_reuse": 1, "offloads_default": facts.get("offloads") or None,
+                        "early_retrans": _int(facts.get("early_retrans")),
+                        "segments": facts.get("segments") or None} if netns else {})},
+        "cgroup": {"kind": facts.get("cgroup") or None},
+        "pinning": {"mode": facts.get("pin") or None, "reason": facts.get("pin_reason") or None,
+                    "server_cpu": _int(facts.get("server_cpu")), "client_cpu": _int(facts.get("client_cpu")),
+                    "lanes": lanes},
+        "processes": {"kept": keep_processes},
+    }
+
+
+def read_setup(run: Path) -> dict[str, str]:
+    """plan/setup.tsv, as the shell wrote it: one `name<TAB>value` a line."""
+    path = run / "plan" / "setup.tsv"
+    out = {}
+    for line in (path.read_text().splitlines() if path.exists() else []):
+        name, _, value = line.partition("\t")
+        out[name] = value
+    return out
+
+
+def write_env(run: Path, manifests_dir: Path, profile: dict, setup: dict) -> dict:
     root = manifests_dir
     manifests = [json.loads(p.read_text()) for p in sorted(manifests_dir.glob("*/manifest.json"))]
     env = {
@@ -139,11 +171,9 @@ def write_env(run: Path, manifests_dir: Path, profile: dict, wire_note: str, cpu
             "run_id": run.name,
             "profile": profile,
             **machine(root),
-            "wire": wire_note,
-            "pin": pin_note or "not recorded",
+            "setup": setup,
             "network": network(),
             "steal": steal(),
-            "cpu_source": cpu_note,
             "memory_source": "VmHWM (peak) and VmRSS from /proc/<pid>/status, summed over each process group",
             "rtt_source": "each client's monotonic clock around each call; "
                           "summarised with HdrHistogram (3 significant digits)",

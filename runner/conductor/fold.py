@@ -1,10 +1,10 @@
 """Folds what the shell runner observed during one step (its facts, runner/FACTS.md) into the step's final
 records, appended to results.jsonl once, when the step ends.
 
-A step is a cell's pass (facts in cells/<slug>/pass<N>/facts.jsonl), a pass's floor (floor/pass<N>/) or the
-languages' handlers (handlers/). The shell only appends a line per outcome to the step's facts file; one
-interpreter folds the whole step, so results.jsonl holds each (cell, workload, pass) once, and a runner
-killed before the fold leaves none of the step's records (resume starts the step again).
+A step is a cell's pass (facts in cells/<slug>/pass<N>/facts.tsv), a pass's floor (floor/pass<N>/) or the
+languages' handlers (handlers/). The shell and the conductor only append a line per outcome to the step's facts
+file (facts.py); one interpreter folds the whole step, so results.jsonl holds each (cell, workload, pass) once,
+and a runner killed before the fold leaves none of the step's records (resume starts the step again).
 
 The contract's vectors are the pseudo-workload "vectors", the machine's floor is the pseudo-cell
 "floor/c→c" and each language's in-process handler the pseudo-cell "handler/<language>".
@@ -16,36 +16,99 @@ import statistics
 import time
 from pathlib import Path
 
-from . import plan, records, stats
-from .records import FLOOR_CELL, SCHEMA_VERSION
+from analysis import records, stats
+from analysis.records import FLOOR_CELL, SCHEMA_VERSION
+
+from . import facts as facts_mod
+from . import plan, progress, wire
+from .wire import RETRANSMIT_KEYS, SEGMENT_KEYS, WIRE_KEYS
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-FACTS = "facts.jsonl"
-WIRE_KEYS = ("bytes_c2s", "bytes_s2c", "packets_c2s", "packets_s2c")
-# From the nftables counters of the counting pass (runner/lib/netns.sh): TCP payload, segments carrying it, and
-# segments carrying none (bare ACKs, SYN, FIN), per direction.
-SEGMENT_KEYS = ("payload_c2s", "payload_s2c", "data_segments_c2s", "data_segments_s2c", "empty_segments_c2s",
-                "empty_segments_s2c")
-# TCP segments the sending side's namespace retransmitted over the same calls (Tcp RetransSegs): with the
-# tail loss probes off while counting (netns.sh), what is left shows a count that includes resends.
-RETRANSMIT_KEYS = ("retransmitted_c2s", "retransmitted_s2c")
+# a timed workload's repetitions (runner/lib/cell.sh: time_workload), one row each: the calls the client made,
+# each side's cgroup CPU (µs) and the client's veth line of /proc/<pid>/net/dev, just before and just after it
+REPETITION_COLUMNS = ("calls", "client_cpu_us_before", "server_cpu_us_before", "dev_before", "client_cpu_us_after",
+                      "server_cpu_us_after", "dev_after")
 
 
 def _resent_bytes(before: dict | None, after: dict | None) -> dict[str, float] | None:
-    """The bytes TCP sent again per direction between two readings of each connection's bytes_retrans
-    (netns.sh: netns_resent): what every connection alive at the second reading added (a connection closed in
-    between takes its count with it)."""
+    """The bytes TCP sent again per direction between two readings of each connection's bytes_retrans: what
+    every connection alive at the second reading added (a connection closed in between takes its count with
+    it)."""
     if before is None or after is None:
         return None
     return {d: float(sum(max(0, n - before.get(d, {}).get(k, 0)) for k, n in after.get(d, {}).items()))
             for d in ("c2s", "s2c")}
 
 
-def read_facts(folder: Path) -> list[dict]:
-    path = folder / FACTS
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+read_facts = facts_mod.read
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.strip().isdigit() else None
+
+
+def repetitions(cell_dir: Path, name: str) -> list[dict]:
+    """A timed workload's repetitions as the shell wrote them (<workload>.repetitions.tsv), each with its
+    counters: CPU in µs (None without cgroups), the veth's (None without namespaces)."""
+    path = cell_dir / f"{name}.repetitions.tsv"
+    out = []
+    for line in (path.read_text().splitlines() if path.exists() else []):
+        row = dict(zip(REPETITION_COLUMNS, line.split("\t"), strict=False))
+        out.append({"calls": _number(row.get("calls", "")) or 0,
+                    **{k: _number(row.get(k, "")) for k in REPETITION_COLUMNS if "cpu" in k},
+                    "wire_before": wire.dev([row.get("dev_before", "")]),
+                    "wire_after": wire.dev([row.get("dev_after", "")])})
+    return out
+
+
+def _tcp(lines: list[str], field: str) -> int | None:
+    """A field of the Tcp lines of /proc/<pid>/net/snmp."""
+    tcp = [line.split() for line in lines if line.startswith("Tcp:")]
+    if len(tcp) < 2 or field not in tcp[0]:
+        return None
+    return int(tcp[1][tcp[0].index(field)])
+
+
+def _time_wait(lines: list[str]) -> int | None:
+    """The sockets in TIME_WAIT of /proc/<pid>/net/sockstat: "TCP: inuse N orphan N tw N ..."."""
+    for line in lines:
+        fields = line.split()
+        if fields[:1] == ["TCP:"] and "tw" in fields:
+            return int(fields[fields.index("tw") + 1])
+    return None
+
+
+def _first_number(lines: list[str]) -> int | None:
+    return int(lines[0]) if lines and lines[0].strip().isdigit() else None
+
+
+def window(path: Path) -> dict:
+    """A snapshot taken just before a workload's first repetition or just after its last (runner/lib/cell.sh:
+    window_snapshot): the connections the server's namespace accepted, the sockets in TIME_WAIT on each side (None
+    without namespaces), each side's JIT compiler ticks (None without jit_threads) and process group."""
+    parts = wire.sections(path.read_text()) if path.exists() else {}
+
+    def group(role):
+        f = (parts.get(f"group {role}") or [""])[0].split()
+        keys = ("cpu_ticks", "rss_kb", "rss_peak_kb", "threads")
+        return dict(zip(keys, map(int, f), strict=True)) if len(f) == 4 else dict.fromkeys(keys)
+    return {"accepted": _tcp(parts.get("snmp server", []), "PassiveOpens"),
+            "time_wait": {role: _time_wait(parts.get(f"sockstat {role}", [])) for role in ("client", "server")},
+            "jit": {role: _first_number(parts.get(f"jit {role}", [])) for role in ("client", "server")},
+            "group": {role: group(role) for role in ("client", "server")}}
+
+
+def measured(cell_dir: Path, facts: dict) -> dict:
+    """What the timed window measured for one workload: its repetitions and the snapshots around them."""
+    name = facts["workload"]
+    before, after = window(cell_dir / f"{name}.window.before"), window(cell_dir / f"{name}.window.after")
+    jit = {role: after["jit"][role] - before["jit"][role]
+           if None not in (after["jit"][role], before["jit"][role]) else None for role in ("client", "server")}
+    return {"repetitions": repetitions(cell_dir, name),
+            "accepted_before": before["accepted"], "accepted_after": after["accepted"],
+            "time_wait": after["time_wait"], "client_group": after["group"]["client"],
+            "server_group": after["group"]["server"],
+            "jit_ticks": {**jit, "clock_ticks_per_s": CLOCK_TICKS}}
 
 
 def _cell(cell_dir: Path) -> dict:
@@ -174,14 +237,14 @@ def _cpu(reps: list[dict]) -> dict:
 def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     cell = _cell(cell_dir)
     name = facts["workload"]
-    measured = facts["measured"]
+    measured_ = measured(cell_dir, facts)
     samples = _read_samples(cell_dir / f"{name}.samples.json")
     rec = _base(run, cell, name, facts["pass"], facts)
     connect = _json_or_none(cell_dir / "connect.json")
     rec.update(warmup=facts["warmup"], repetitions=facts["repetitions"], size=facts["size"],
                min_ms=facts.get("min_ms", 0), instantiation_us=_us(connect, "instantiation_ns"),
                facts=_stack_facts(cell_dir, connect), processes=(connect or {}).get("processes"))
-    reps = measured["repetitions"]
+    reps = measured_["repetitions"]
     rep_calls = [r["calls"] for r in reps]
     counted = [len(s) for s in samples]
     if counted != rep_calls or len(samples) != facts["repetitions"]:
@@ -195,20 +258,20 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     rec.update(stats.summarize(samples))
     rec.update(status="pass", calls=total)
     rec["cpu_us_per_call"] = _cpu(reps) or None
-    client, server = measured["client_group"], measured["server_group"]
+    client, server = measured_["client_group"], measured_["server_group"]
     rec["rss_kb"] = {"client_peak": client["rss_peak_kb"], "server_peak": server["rss_peak_kb"],
                      "client_after": client["rss_kb"], "server_after": server["rss_kb"]}
     rec["threads"] = {"client": client["threads"], "server": server["threads"]}
-    before, after = measured.get("accepted_before"), measured.get("accepted_after")
+    before, after = measured_.get("accepted_before"), measured_.get("accepted_after")
     if before is not None and after is not None:
         rec["wire_per_call"] = {"connections": (after - before) / total}
-    time_wait = measured.get("time_wait")
+    time_wait = measured_.get("time_wait")
     if time_wait and None not in (time_wait.get("client"), time_wait.get("server")):
         rec["time_wait"] = {"client": time_wait["client"], "server": time_wait["server"]}
     steady = _steady(cell_dir, name)
     if steady:
         rec["warmup_steady"] = steady
-    jit = _jit_cpu(reps, measured.get("jit_ticks"))
+    jit = _jit_cpu(reps, measured_.get("jit_ticks"))
     if jit:
         rec["jit_cpu"] = jit
     return [rec]
@@ -217,7 +280,7 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
 def _jit_cpu(reps: list[dict], ticks: dict | None) -> dict | None:
     """The CPU of a JIT runtime's compiler threads over the repetitions (read in clock ticks around them), per
     side that has one: in ms, and as a share of that side's CPU over the same repetitions (the cgroup's)."""
-    if not ticks:
+    if not ticks or (ticks.get("client") is None and ticks.get("server") is None):
         return None
     hz = ticks.get("clock_ticks_per_s") or CLOCK_TICKS
     out = {}
@@ -284,14 +347,25 @@ def status_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
 
 
 def _wire_counts(cell_dir: Path) -> dict[str, dict]:
-    """Bytes and packets per call of each workload, from the counting pass (wire.jsonl)."""
-    wire = {}
-    path = cell_dir / "wire.jsonl"
-    for line in (path.read_text().splitlines() if path.exists() else []):
-        w = json.loads(line)
-        if w["before"] and w["after"]:  # else the veth's counters could not be read
-            wire[w["workload"]] = _wire_counts_line(w)
-    return wire
+    """Bytes and packets per call of each workload, from the counting pass's snapshots (wire/)."""
+    out = {}
+    for answer_file in sorted((cell_dir / "wire").glob("*.answer")):
+        name = answer_file.name.removesuffix(".answer")
+        try:
+            answer = json.loads(answer_file.read_text())
+        except ValueError:
+            continue
+        before = wire.read_snapshot(cell_dir / "wire" / f"{name}.before")
+        after = wire.read_snapshot(cell_dir / "wire" / f"{name}.after")
+        calls = answer.get("calls") or 0
+        if calls > 0 and before.get("wire") and after.get("wire"):  # else the veth's counters could not be read
+            out[name] = _wire_counts_line({
+                "calls": calls, "before": before["wire"], "after": after["wire"],
+                "segments_before": before.get("segments"), "segments_after": after.get("segments"),
+                "retransmitted_before": before.get("retransmitted"), "retransmitted_after": after.get("retransmitted"),
+                "resent_bytes_before": before.get("resent"), "resent_bytes_after": after.get("resent"),
+                "answer": answer})
+    return out
 
 
 def _wire_counts_line(w: dict) -> dict:
@@ -321,11 +395,11 @@ def _wire_counts_line(w: dict) -> dict:
 
 
 def adjacent_floor(run: Path, folder: str | None) -> dict | None:
-    """A floor taken next to the cell (runner/lib/run.sh: before its server group, measure_adjacent_floor, or
-    right after it, measure_floor_after): {folder, p50, min, fastest_repetition_p50} in µs, or {folder,
-    error}; None when the run took none for the cell. The fastest repetition's p50 is the path at its
-    quickest around the cell: its latency switches between regimes from one 50 ms repetition to the next on
-    a virtual machine (one floor's five repetitions: 20.4, 24.5, 23.8, 23.7, 23.1 µs)."""
+    """A floor taken next to the cell (steps.py: before its server group, or right after it): {folder, p50, min,
+    fastest_repetition_p50} in µs, or {folder, error}; None when the run took none for the cell. The fastest
+    repetition's p50 is the path at its quickest around the cell: its latency switches between regimes from one
+    50 ms repetition to the next on a virtual machine (one floor's five repetitions: 20.4, 24.5, 23.8, 23.7,
+    23.1 µs)."""
     if not folder:
         return None
     path = run / folder
@@ -389,7 +463,7 @@ def handler_records(run: Path, folder: Path, facts: dict) -> list[dict]:
     if facts.get("error"):
         rec.update(status="error", reason=f"handler: {facts['error']}")
         return [rec]
-    samples = _read_samples(folder / language / f"{facts['workload']}.samples.json.gz")
+    samples = _read_samples(folder / language / f"{facts['workload']}.samples.json")
     if not any(samples):
         rec.update(status="error", reason="handler: no samples")
         return [rec]
@@ -421,7 +495,7 @@ def fold(run: Path, folder: Path) -> list[dict]:
             after = facts
             continue
         if kind not in BUILDERS:
-            raise ValueError(f"unknown kind of facts in {folder / FACTS}: {kind}")
+            raise ValueError(f"unknown kind of facts in {folder / facts_mod.FACTS}: {kind}")
         for rec in BUILDERS[kind](run, folder, facts):
             built[records.key(rec)] = rec
     recs = list(built.values())
@@ -448,9 +522,9 @@ def cell_summary(recs: list[dict]) -> str:
     return text
 
 
-def end_cell(run: Path, cell_dir: Path) -> str:
-    """Folds a cell's pass into its records; returns the progress line's "<seconds of work>\\t<summary>":
-    the estimated work the cell had (for the time left) and what came of it."""
+def end_cell(run: Path, cell_dir: Path) -> tuple[int, str]:
+    """Folds a cell's pass into its records; returns the estimated work the cell had (for the time left) and
+    what came of it (for its progress line)."""
     recs = fold_into_results(run, cell_dir)
-    work = plan.estimate_done(run, _cell(cell_dir), int(cell_dir.name.removeprefix("pass")))
-    return f"{work}\t{cell_summary(recs)}"
+    work = progress.estimate_done(run, _cell(cell_dir), int(cell_dir.name.removeprefix("pass")))
+    return work, cell_summary(recs)

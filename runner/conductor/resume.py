@@ -6,28 +6,14 @@ import shutil
 import time
 from pathlib import Path
 
-from . import environment, plan
-from .records import FLOOR_CELL, RESULTS, SERVER_EXITS
+from analysis.records import FLOOR_CELL, RESULTS, SERVER_EXITS, server_exits
 
-JOURNAL = "progress.jsonl"
+from . import environment
+from .progress import JOURNAL, finished
 
 
 class ResumeError(ValueError):
     pass
-
-
-def finished(run: Path) -> set[tuple[int, str]]:
-    """(pass, what) of every step the run finished: a cell's name, "stage:floor" or "stage:handlers"."""
-    done = set()
-    path = run / JOURNAL
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                step = json.loads(line)
-            except ValueError:
-                continue  # blank, or torn by the kill that interrupted the run: that step starts again
-            done.add((step["pass"], step["cell"] if "cell" in step else f"stage:{step['stage']}"))
-    return done
 
 
 def _cells(run: Path) -> list[dict]:
@@ -101,7 +87,9 @@ def trim(run: Path) -> int:
     records went."""
     done = finished(run)
     dropped = _rewrite(run / RESULTS, lambda rec: _kept(rec, done))
-    _rewrite(run / SERVER_EXITS, lambda exit_: (exit_["pass"], exit_["cell"]) in done)
+    exits = [f"{p}\t{c}\t{s}\n" for p, c, s in server_exits(run) if (p, c) in done]
+    if (run / SERVER_EXITS).exists():
+        (run / SERVER_EXITS).write_text("".join(exits), encoding="utf-8")
     # the journal too loses a line torn by the kill, so that the next lines start on a line of their own
     _rewrite(run / JOURNAL, lambda step: True)
     for cell_json in (run / "cells").glob("*/cell.json"):
@@ -128,9 +116,3 @@ def resume(run: Path, root: Path) -> str:
     env["run"].setdefault("resumed", []).append(entry)
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False), encoding="utf-8")
     return f"resuming {run.name}: {done} of {total} cells finished; {dropped} records of unfinished steps dropped"
-
-
-def finished_work(run: Path) -> int:
-    """The estimated seconds of the cells already finished, so that the time left counts only the rest."""
-    by_name = {c["name"]: c for c in _cells(run)}
-    return sum(plan.estimate_done(run, by_name[name], p) for p, name in finished(run) if name in by_name)

@@ -1,0 +1,234 @@
+"""The cells of a run: every client implementation of the languages' manifests crossed with every server
+implementation of the same protocol, gaps as rows with their reasons, and the selection a run makes of them
+(--protocol, --server, --client, --cell, the opt-in protocols and implementations a profile leaves out, and a
+covering subset for a profile that only proves the paths)."""
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import manifests as manifests_mod
+from .plan import load_registry
+
+
+def can_run(cell: dict) -> bool:
+    """A cell runs unless it is unsupported or its plan has an error (both are rows with their reasons)."""
+    return not (cell.get("unsupported") or cell.get("error"))
+
+
+def _given(value) -> bool:
+    """A manifest's value counts unless absent, null or false (as the registry and manifests are read)."""
+    return value is not None and value is not False
+
+
+def _or(value, default):
+    return value if _given(value) else default
+
+
+def implementations(manifests: list[dict]) -> list[dict]:
+    """Every (language, protocol, implementation) of the resolved manifests, with its id."""
+    out = []
+    for m in manifests:
+        for e in m["implementations"]:
+            for p in _or(e.get("protocols"), [e.get("protocol")]):
+                out.append({"language": m["language"], "protocol": p, "entry": e,
+                            "id": f"{m['language']}-{e['name']}" if _given(e.get("name")) else m["language"]})
+    return out
+
+
+def _side(impl: dict, role: str) -> dict:
+    """What one side of a cell runs, or why it cannot (`reason`), or what is wrong (`error`)."""
+    e = impl["entry"]
+    if e is None:
+        return {"reason": f"not implemented in {impl['language']}"}
+    if _given(e.get("unsupported")):
+        return {"reason": e["unsupported"]}
+    if _given(e.get(f"{role}_unsupported")):
+        return {"reason": e[f"{role}_unsupported"]}
+    if not isinstance(e.get(role), list):
+        return {"reason": f"{impl['id']} declares no {role} for {impl['protocol']}"}
+    if _or((e.get("thread_model") or {}).get(role), "") == "":
+        return {"error": f"the manifest of {impl['language']} gives no thread_model.{role} for {impl['protocol']}"}
+    return {"argv": e[role], "library": _or(e.get("library"), ""), "settings": _or(e.get("settings"), ""),
+            "opt_in": _or(e.get("opt_in"), None),
+            "notes": _or(e.get("notes"), []), "thread_model": e["thread_model"][role],
+            "jit_threads": _or(e.get("jit_threads"), ""),
+            "warmup_max_s": _per_protocol(_or(e.get("warmup_max_s"), 0), impl["protocol"])}
+
+
+def _per_protocol(value, protocol: str):
+    """A manifest value given for all the entry's protocols, or per protocol: {"<protocol>": ..., "*": ...}."""
+    if isinstance(value, dict):
+        return value.get(protocol, value.get("*"))
+    return value
+
+
+def _takes_part(e: dict, role: str) -> bool:
+    return _given(e.get("unsupported")) or _given(e.get(f"{role}_unsupported")) or isinstance(e.get(role), list)
+
+
+def _joined(items: list) -> str | None:
+    items = sorted({i for i in items if i is not None})
+    return "; ".join(items) if items else None
+
+
+def expand_cells(manifests: list[dict], baseline: str, registry: dict) -> list[dict]:
+    """The cells: every implementation with a client (a row) crossed with every implementation with a server
+    (a column) of the same protocol. A language with no entry for a protocol still gets a row and a column,
+    unsupported: a gap is a row with a reason, never a missing row. A protocol missing from the registry, or
+    a declared role without its thread model, makes its cells errors. The baseline protocol comes first,
+    then the protocols in registry order, then the unregistered ones in manifest order."""
+    langs = [m["language"] for m in manifests]
+    impls = implementations(manifests)
+    known = list(registry["protocols"])
+    named = {i["protocol"] for i in impls}
+    protocols = list(dict.fromkeys(p for p in [baseline, *known, *(i["protocol"] for i in impls)] if p in named))
+
+    def members(protocol: str, role: str) -> list[dict]:
+        present = [i for i in impls if i["protocol"] == protocol and _takes_part(i["entry"], role)]
+        absent = [{"language": lang, "protocol": protocol, "entry": None, "id": lang} for lang in langs
+                  if not any(i["protocol"] == protocol and i["language"] == lang for i in impls)]
+        return present + absent
+
+    cells = []
+    for p in protocols:
+        unregistered = None if p in known else f"protocol '{p}' is not in idl/protocols.json"
+        for c in members(p, "client"):
+            for s in members(p, "server"):
+                srv, cli = _side(s, "server"), _side(c, "client")
+                cells.append({
+                    "name": f"{p}/{c['id']}→{s['id']}", "slug": f"{p}__{c['id']}-to-{s['id']}", "protocol": p,
+                    "client": c["id"], "server": s["id"],
+                    "client_language": c["language"], "server_language": s["language"],
+                    "server_argv": srv.get("argv"), "client_argv": cli.get("argv"),
+                    "server_library": srv.get("library"), "client_library": cli.get("library"),
+                    "server_settings": srv.get("settings"), "client_settings": cli.get("settings"),
+                    "server_thread_model": srv.get("thread_model"), "client_thread_model": cli.get("thread_model"),
+                    "server_jit_threads": srv.get("jit_threads") or "",
+                    "client_jit_threads": cli.get("jit_threads") or "",
+                    "server_warmup_max_s": srv.get("warmup_max_s") or 0,
+                    "client_warmup_max_s": cli.get("warmup_max_s") or 0,
+                    "server_notes": srv.get("notes") or [], "client_notes": cli.get("notes") or [],
+                    "server_opt_in": srv.get("opt_in"), "client_opt_in": cli.get("opt_in"),
+                    "error": _joined([unregistered, srv.get("error"), cli.get("error")]),
+                    "unsupported": _joined([srv.get("reason"), cli.get("reason")])})
+    return cells
+
+
+def _pick(chosen: str, *values: str) -> bool:
+    return chosen == "" or any(v in chosen.split(",") for v in values)
+
+
+def select_cells(cells: list[dict], protocols: str = "", servers: str = "", clients: str = "",
+                 names: str = "") -> list[dict]:
+    """The cells whose protocol, server, client and name are in the comma-separated lists (empty = all). A
+    server or client list may name implementations (python-aio) or languages (python: all of its own)."""
+    return [c for c in cells if _pick(protocols, c["protocol"]) and _pick(servers, c["server"], c["server_language"])
+            and _pick(clients, c["client"], c["client_language"]) and _pick(names, c["name"])]
+
+
+def unknown_names(cells: list[dict], protocols: str, servers: str, clients: str, names: str) -> list[str]:
+    """A warning for each name in a selection that no cell knows, naming the known ones."""
+    known = {"protocol": sorted({c["protocol"] for c in cells}),
+             "implementation": sorted({v for c in cells for v in (c["server"], c["client"], c["server_language"])}),
+             "cell": [c["name"] for c in cells]}
+    warnings = []
+    for what, chosen in (("protocol", protocols), ("implementation", servers), ("implementation", clients),
+                         ("cell", names)):
+        for name in chosen.split(",") if chosen else []:
+            if name not in known[what]:
+                warnings.append(f"unknown {what} '{name}'; known: {' '.join(known[what])}")
+    return warnings
+
+
+def opt_in_left_out(cells: list[dict], registry: dict, profile: dict, protocols: str) -> list[dict]:
+    """The protocols of `cells` that the profile leaves out as opt-in (a setting off in every stack's
+    defaults, such as compression, or a further variant of a protocol the main job times), with the
+    registry's reason; none when the profile takes them ("opt_in": true) or --protocol names protocols."""
+    if protocols or profile.get("opt_in"):
+        return []
+    return [{"protocol": p, "reason": registry["protocols"][p]["opt_in"]}
+            for p in sorted({c["protocol"] for c in cells}) if _given(registry["protocols"].get(p, {}).get("opt_in"))]
+
+
+def implementations_left_out(cells: list[dict], profile: dict, servers: str, clients: str, names: str) -> list[dict]:
+    """The implementations of `cells` that the profile leaves out as opt-in (a further transport, thread model or
+    API of a library another implementation of the same language already times: its manifest's `opt_in`), with
+    the reason, each once; none when the profile takes every opt-in ("opt_in": true) or these
+    ("opt_in_implementations": true), or the selection names servers, clients or cells."""
+    if servers or clients or names or profile.get("opt_in") or profile.get("opt_in_implementations"):
+        return []
+    out = {}
+    for c in cells:
+        for role in ("server", "client"):
+            if _given(c.get(f"{role}_opt_in")):
+                out[(c["protocol"], c[role])] = {"protocol": c["protocol"], "implementation": c[role],
+                                                 "reason": c[f"{role}_opt_in"]}
+    return list(out.values())
+
+
+def cover_language_pairs(cells: list[dict]) -> list[dict]:
+    """A covering subset of the runnable cells of each protocol: one cell for every pair of client and server
+    languages, chosen so that every client and every server implementation takes part at least once (a pair's
+    cell is the one that brings the most implementations not yet covered, then the first by name; an
+    implementation still left out gets a cell of its own). Cells that cannot run stay, with their reasons. For
+    a profile that proves the paths (smoke): `just certify` crosses every pair."""
+    runnable = [c for c in cells if can_run(c)]
+    keep: set[str] = set()
+    for protocol in dict.fromkeys(c["protocol"] for c in runnable):
+        mine = sorted((c for c in runnable if c["protocol"] == protocol), key=lambda c: c["name"])
+        covered: set[tuple] = set()
+
+        def new_sides(c: dict, covered=covered) -> int:
+            return len({("client", c["client"]), ("server", c["server"])} - covered)
+        for pair in dict.fromkeys((c["client_language"], c["server_language"]) for c in mine):
+            best = max((c for c in mine if (c["client_language"], c["server_language"]) == pair), key=new_sides)
+            keep.add(best["name"])
+            covered |= {("client", best["client"]), ("server", best["server"])}
+        for c in mine:
+            if new_sides(c):
+                keep.add(c["name"])
+                covered |= {("client", c["client"]), ("server", c["server"])}
+    return [c for c in cells if c["name"] in keep or not can_run(c)]
+
+
+@dataclass
+class Selection:
+    all: list[dict]        # every cell of the manifests
+    chosen: list[dict]     # the cells the run takes
+    left_out: list[dict]   # opt-in protocols and implementations the profile left out, with the reasons
+    manifests: list[dict]  # the resolved manifests
+    messages: list[str]    # for the person running the suite: unknown names, what was left out
+
+
+def choose(manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "", servers: str = "",
+           clients: str = "", names: str = "") -> Selection:
+    """The cells a run takes from the manifests, for a profile and a selection (comma-separated lists, empty
+    = all)."""
+    spec = json.loads((idl / "workloads.json").read_text())
+    profile = spec["profiles"].get(profile_name, {})
+    loaded = manifests_mod.load(manifests_dir, bool(profile.get("quick_start")))
+    registry = load_registry(idl)
+    cells = expand_cells(loaded, spec.get("baseline") or "", registry)
+    messages = [f"warning: {w}" for w in unknown_names(cells, protocols, servers, clients, names)]
+    chosen = select_cells(cells, protocols, servers, clients, names)
+    left_out = opt_in_left_out(chosen, registry, profile, protocols)
+    if left_out:
+        messages.append(f"opt-in protocols left out of profile {profile_name} (name them with --protocol): "
+                        + " ".join(x["protocol"] for x in left_out))
+        dropped = {x["protocol"] for x in left_out}
+        chosen = [c for c in chosen if c["protocol"] not in dropped]
+    implementations = implementations_left_out(chosen, profile, servers, clients, names)
+    if implementations:
+        messages.append(f"opt-in implementations left out of profile {profile_name} (name them with --server or "
+                        "--client): " + " ".join(f"{x['protocol']}/{x['implementation']}" for x in implementations))
+        dropped_sides = {(x["protocol"], x["implementation"]) for x in implementations}
+        chosen = [c for c in chosen if not {(c["protocol"], c["server"]), (c["protocol"], c["client"])} & dropped_sides]
+        left_out += implementations
+    if profile.get("cover") == "language pairs" and not names:
+        before = sum(1 for c in chosen if can_run(c))
+        chosen = cover_language_pairs(chosen)
+        after = sum(1 for c in chosen if can_run(c))
+        messages.append(f"profile {profile_name} crosses each pair of languages of each protocol once, every "
+                        f"implementation on each side at least once: {after} of {before} runnable cells "
+                        "(just certify, or --cell, crosses every pair)")
+    return Selection(cells, chosen, left_out, loaded, messages)

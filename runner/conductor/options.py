@@ -1,0 +1,329 @@
+"""The runner's command line (`runner/rpcmatrix run|cells|commands|build`), checked and resolved once, here: every
+option's default, the profile, the cells it selects, the run folder, and for `run --resume DIR` the options the
+run began with. A run's resolved options go to plan/run.json; the shell gets the few it executes with as
+`name=value` lines (begin)."""
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+from . import cells as cells_mod
+from . import manifests, plan, resume, steps
+
+ROOT = Path(__file__).resolve().parents[2]
+
+USAGE = """usage: runner/rpcmatrix run [options]      run the matrix, write results/<run-id>/
+       runner/rpcmatrix run --resume RUN   go on with an interrupted run, with the options it began
+                                          with, from its first unfinished cell (same commit only)
+       runner/rpcmatrix cells [options]    list the cells a run would have (a dry run)
+       runner/rpcmatrix commands CELL      print the exact commands of one cell, to run it by hand
+       runner/rpcmatrix build [options]    build each language the selected cells use (then run with
+                                          --skip-build, e.g. several runs at once)
+       runner/rpcmatrix agree RUN RUN...   how far runs of the same matrix agree; writes AGREEMENT.md
+                                          into the last RUN (one RUN with several passes works too)
+       runner/rpcmatrix publish RUN        copy a run of a committed, clean tree to results/published/
+       runner/rpcmatrix battery [options]  attacks on every server, a survival matrix (battery --help)
+
+options:
+  --profile NAME        workload profile from idl/workloads.json (default: default)
+  --protocol LIST       only these protocols (comma-separated)
+  --server LIST         only these server implementations or languages (python-aio, python)
+  --client LIST         only these client implementations or languages
+  --cell NAME           only this cell, e.g. 'xmlrpc/java→python' (client→server); repeatable
+  --passes N            passes over the cells, each in a new random order (default: the profile's)
+  --seed N              the seed of those orders (default: the start time), to repeat a run's order
+  --no-pin              do not pin server and client to CPUs of their own
+  --no-html             no report.html (its charts take seconds to draw): REPORT.md, report/, the CSV,
+                        JUnit and samples are written as ever
+  --fresh-processes     a new server and client for every cell (default: kept across the cells of a
+                        protocol in a pass, each warmed once)
+  --out DIR             run folder (default: results/<run-id>)
+  --no-netns            run on 127.0.0.1 without a network namespace (bytes on the wire not measured)
+  --port N              start servers on this port instead of one the OS picks
+  --ready-timeout S     seconds a server has to print its ready line (default: 60)
+  --command-timeout S   seconds a client has per command (default: the profile's command_timeout_s)
+  --known-failures FILE expected failures (default: runner/known-failures.json)
+  --skip-build          do not run the languages' build commands
+  --manifests DIR       where the languages' */manifest.json are (default: the repository root)
+  --idl DIR             the contract folder (default: idl/)
+  --inject-server-spin LANGUAGE=US[,...]
+                        test-only: each server of LANGUAGE busy-waits US microseconds in every
+                        contract call (a known slowdown, to calibrate compare; the report says so)
+"""
+# What the shell executes with (runner/lib/run.sh reads them); everything else stays in plan/run.json.
+SHELL_SETTINGS = ("out", "leftover_tag", "use_netns", "use_pin", "lanes", "ready_timeout",
+                  "command_timeout", "write_html", "known_failures", "idl", "count_ms", "count_calls",
+                  "floor", "floor_after")
+
+
+class OptionError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        match = re.search(r"unrecognized arguments: (\S+)", message)
+        if match:
+            raise OptionError(f"unknown option '{match[1]}' (see runner/rpcmatrix --help)")
+        match = re.search(r"argument (--[a-z-]+): expected one argument", message)
+        if match:
+            raise OptionError(f"{match[1]} needs a value (see runner/rpcmatrix --help)")
+        raise OptionError(message)
+
+
+def parser() -> Parser:
+    p = Parser(prog="runner/rpcmatrix", add_help=False, allow_abbrev=False)
+    p.add_argument("positional", nargs="*")
+    for flag, default in (("--profile", "default"), ("--protocol", ""), ("--server", ""), ("--client", ""),
+                          ("--out", ""), ("--passes", ""), ("--seed", ""), ("--port", "0"), ("--ready-timeout", "60"),
+                          ("--command-timeout", ""), ("--known-failures", str(ROOT / "runner/known-failures.json")),
+                          ("--manifests", str(ROOT)), ("--idl", str(ROOT / "idl")), ("--inject-server-spin", ""),
+                          ("--resume", "")):
+        p.add_argument(flag, default=default)
+    p.add_argument("--cell", action="append", default=[])
+    for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build"):
+        p.add_argument(flag, action="store_true")
+    return p
+
+
+def _whole(value: str, what: str, least: int = 0) -> int | None:
+    if value == "":
+        return None
+    if not value.isdigit() or int(value) < least:
+        raise OptionError(what)
+    return int(value)
+
+
+def resumed_args(args: list[str]) -> tuple[list[str], Path | None]:
+    """The arguments to parse: as given, or for --resume DIR the run's saved options with --out DIR (and
+    --skip-build when given again)."""
+    if "--resume" not in args:
+        return args, None
+    rest, run = list(args), None
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--resume":
+            if not rest:
+                raise OptionError("--resume needs a run folder")
+            run = rest.pop(0)
+        elif arg != "--skip-build":
+            raise OptionError(f"a resumed run keeps the options it began with ({run or '?'}/options.json); only "
+                              f"--skip-build may be added, not '{arg}'")
+    folder = Path(run)
+    if not folder.is_dir():
+        raise OptionError(f"no run folder {run} to resume")
+    if not (folder / "options.json").exists():
+        raise OptionError(f"{run} has no options.json: it is not a run folder, or it stopped before its first cell")
+    saved = json.loads((folder / "options.json").read_text())
+    if not (isinstance(saved, list) and all(isinstance(a, str) for a in saved)):
+        raise OptionError(f"{folder.resolve()}/options.json is not a JSON list of options")
+    return saved + ["--out", str(folder.resolve())] + (["--skip-build"] if "--skip-build" in args else []), \
+        folder.resolve()
+
+
+def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
+    args, resumed = resumed_args(args)
+    o = parser().parse_args(args)
+    o.cell = ",".join(o.cell)
+    o.fixed_port = _whole(o.port, f"--port takes a number, not '{o.port}'")
+    o.ready_timeout = _whole(o.ready_timeout, "--ready-timeout takes whole seconds")
+    o.command_timeout = _whole(o.command_timeout, "--command-timeout takes whole seconds")
+    o.passes = _whole(o.passes, "--passes takes a whole number of 1 or more", 1)
+    o.seed = _whole(o.seed, "--seed takes a whole number")
+    if not re.fullmatch(r"([a-z0-9_-]+=[0-9]+(,[a-z0-9_-]+=[0-9]+)*)?", o.inject_server_spin):
+        raise OptionError("--inject-server-spin takes LANGUAGE=MICROSECONDS[,...], e.g. java=20, not "
+                          f"'{o.inject_server_spin}'")
+    o.server_spin = {k: int(v) for k, v in (e.split("=") for e in o.inject_server_spin.split(",") if e)}
+    idl = Path(o.idl)
+    if not idl.is_dir():
+        raise OptionError(f"no contract folder {o.idl}")
+    o.idl = idl.resolve()
+    if not (o.idl / "protocols.json").exists():
+        raise OptionError(f"no protocol registry {o.idl}/protocols.json")
+    if not Path(o.known_failures).exists():
+        raise OptionError(f"no known-failures file {o.known_failures}")
+    o.known_failures = str(Path(o.known_failures).resolve())
+    o.manifests = Path(o.manifests).resolve()
+    return o, resumed
+
+
+def say(message: str) -> None:
+    print(f"rpcmatrix: {message}", file=sys.stderr)
+
+
+def selection(o) -> cells_mod.Selection:
+    try:
+        chosen = cells_mod.choose(o.manifests, o.idl, o.profile, o.protocol, o.server, o.client, o.cell)
+    except (manifests.ManifestError, plan.PlanError) as e:
+        raise OptionError(str(e)) from e
+    for message in chosen.messages:
+        say(message)
+    if not chosen.chosen:
+        raise OptionError("no cell matches the selection")
+    known = {m["language"] for m in chosen.manifests}
+    for language in o.server_spin:
+        if language not in known:
+            raise OptionError(f"--inject-server-spin: unknown language '{language}'; known: "
+                              f"{', '.join(m['language'] for m in chosen.manifests)}")
+    return chosen
+
+
+def list_cells(chosen: cells_mod.Selection) -> None:
+    for c in chosen.chosen:
+        state = f"error: {c['error']}" if c.get("error") else (
+            f"unsupported: {c['unsupported']}" if c.get("unsupported") else "runs")
+        print(f"{c['name']}\t{state}")
+
+
+def print_commands(o, chosen: cells_mod.Selection) -> None:
+    if len(o.positional) != 1:
+        raise OptionError("commands takes one cell name, e.g. 'xmlrpc/java→python'")
+    name = o.positional[0]
+    cell = next((c for c in chosen.chosen if c["name"] == name), None)
+    if cell is None:
+        raise OptionError(f"no cell named '{name}' (runner/rpcmatrix cells lists them)")
+    if not cells_mod.can_run(cell):
+        raise OptionError(f"{name} cannot run: {cell.get('error') or cell.get('unsupported')}")
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / "rpcmatrix-cell"
+    ctx = steps.Context(run=Path("/nonexistent"), profile={}, cells=[], all_cells=[], baseline="", host="127.0.0.1",
+                        fixed_port=o.fixed_port or 0, keep_processes=True, idl=o.idl, secrets=ROOT / "secrets",
+                        root=ROOT, server_spin={}, finished=set(), failed_builds={})
+    server = steps.argv(ctx, cell, "server", folder=scratch)
+    client = steps.argv(ctx, cell, "client", folder=scratch, port="N")
+    print(f"# {name} — run from {ROOT}\n# 1. the server (port 0: the OS picks one; it prints "
+          '{"ready": true, "port": N}):')
+    print(f"# {{cell}}, a scratch folder both share: {scratch} (mkdir -p it)")
+    print(" ".join(_quote(a) for a in server))
+    print("# 2. the client, with N from the ready line; it reads commands on stdin (runner/PROTOCOL.md):")
+    commands = ['{"cmd": "connect"}', json.dumps({"cmd": "vectors", "protocol": cell["protocol"]}), '{"cmd": "quit"}']
+    print("printf '%s\\n' " + " ".join(_quote(c) for c in commands) + " | " + " ".join(_quote(a) for a in client))
+
+
+def _quote(arg: str) -> str:
+    """An argument quoted for the shell, always in single quotes (the way `jq @sh` quoted them)."""
+    return "'" + arg.replace("'", "'\\''") + "'"
+
+
+def run_folder(o, resumed: Path | None) -> Path:
+    if o.out:
+        out = Path(o.out)
+    else:
+        out = ROOT / "results" / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{o.profile}"
+    if resumed is None and (out / "env.json").exists():
+        raise OptionError(f"{out} holds a run already: resume it with --resume {out}, or choose another --out")
+    (out / "cells").mkdir(parents=True, exist_ok=True)
+    (out / "plan").mkdir(parents=True, exist_ok=True)
+    return out.resolve()
+
+
+def check_resumable(run: Path) -> str:
+    """Refuses a run whose runner is still at work, or whose code is not the tree's; returns the run's tag (of
+    its namespace and cgroups) so that the shell removes what a killed runner left."""
+    pid_file = run / "runner.pid"
+    if pid_file.exists():
+        pid = pid_file.read_text().strip()
+        cmdline = Path(f"/proc/{pid}/cmdline")
+        if pid.isdigit() and cmdline.exists() and b"rpcmatrix" in cmdline.read_bytes():
+            raise OptionError(f"run {run} is still being run by process {pid}")
+    try:
+        resume.check(run, ROOT)
+    except resume.ResumeError as e:
+        raise OptionError(str(e)) from e
+    done, total = resume.progress(run)
+    say(f"run {run}: {done} of {total} cells finished")
+    tag = (run / "runner.tag").read_text().strip() if (run / "runner.tag").exists() else ""
+    return tag if tag.isdigit() else ""
+
+
+def begin(args: list[str], command: str) -> int:
+    """Checks the options; for cells and commands prints the answer; for build and run writes the run folder's
+    plan/run.json and plan/builds.tsv (and for run options.json, cells.jsonl and each cell.json), and prints the
+    settings the shell executes with."""
+    o, resumed = parse(args)
+    chosen = selection(o)
+    if command == "run":
+        try:
+            spec, profile = plan.load_profile(o.idl, o.profile)
+        except plan.PlanError as e:
+            raise OptionError(str(e)) from e
+    if command == "cells":
+        list_cells(chosen)
+        return 0
+    if command == "commands":
+        print_commands(o, chosen)
+        return 0
+    if command == "run":
+        out = run_folder(o, resumed)
+    else:  # build: the builds' logs in a folder of their own
+        out = Path(os.environ.get("TMPDIR", "/tmp")) / f"rpcmatrix-build-{os.getpid()}"
+        (out / "plan").mkdir(parents=True, exist_ok=True)
+    leftover_tag = check_resumable(out) if resumed else ""
+    settings = {"out": out, "resume": int(resumed is not None), "leftover_tag": leftover_tag,
+                "use_netns": int(not o.no_netns), "use_pin": int(not o.no_pin), "ready_timeout": o.ready_timeout,
+                "skip_build": int(o.skip_build), "write_html": int(not o.no_html), "known_failures": o.known_failures,
+                "idl": o.idl,
+                "lanes": 1, "command_timeout": o.command_timeout or 0, "count_ms": 0, "count_calls": 0,
+                "floor": "", "floor_after": ""}
+    if command == "run":
+        seed = o.seed if o.seed is not None else int(time.time())
+        resolved = plan.resolve(o.profile, profile, o.passes, seed)
+        settings |= {"lanes": resolved["lanes"], "command_timeout": o.command_timeout or resolved["command_timeout_s"],
+                     "count_ms": resolved["count_ms"], "count_calls": resolved["count_calls"],
+                     **floor_counts(resolved)}
+        if resumed is None:
+            saved = list(args) + ["--seed", str(seed), "--passes", str(resolved["passes"])]
+            (out / "options.json").write_text(json.dumps(saved, ensure_ascii=False))
+            write_cells(out, chosen)
+        run_json = {"profile_name": o.profile, "idl": str(o.idl), "manifests": str(o.manifests),
+                    "known_failures": o.known_failures, "fixed_port": o.fixed_port or 0,
+                    "ready_timeout": o.ready_timeout, "command_timeout": settings["command_timeout"],
+                    "use_netns": not o.no_netns, "use_pin": not o.no_pin, "keep_processes": not o.fresh_processes,
+                    "server_spin": o.server_spin, "resumed": resumed is not None, "profile": resolved,
+                    "baseline": spec.get("baseline") or "", "left_out": chosen.left_out}
+        (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
+        (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))
+    write_builds(out, chosen, o.skip_build)
+    for name in SHELL_SETTINGS:
+        print(f"{name}={settings[name]}")
+    return 0
+
+
+def floor_counts(profile: dict) -> dict:
+    """The floor's client counts: a small workload's, with ten times its warm-up; the floor taken right after a
+    cell, a tenth of that warm-up and one repetition (about 0.2 s)."""
+    small = profile.get("small")
+    if not profile["floor"] or not small:
+        return {"floor": "", "floor_after": ""}
+    warmup, calls, min_ms = small["warmup"] * 10, small["calls"], small.get("min_ms", 0)
+    max_calls, reps = small.get("max_calls", calls), small["repetitions"]
+    return {"floor": f"{warmup} {calls} {min_ms} {max_calls} {reps}",
+            "floor_after": f"{warmup // 10} {calls} {min_ms} {max_calls} 1"}
+
+
+def _lines(items: list[dict]) -> str:
+    return "".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in items)
+
+
+def write_cells(out: Path, chosen: cells_mod.Selection) -> None:
+    (out / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in chosen.chosen))
+    for c in chosen.chosen:
+        folder = out / "cells" / c["slug"]
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "cell.json").write_text(json.dumps(c, ensure_ascii=False) + "\n")
+
+
+def write_builds(out: Path, chosen: cells_mod.Selection, skip: bool) -> None:
+    """plan/builds.tsv: each language the selected cells use, with its build's argv (a file of NUL-ended args)."""
+    languages = sorted({c[f"{role}_language"] for c in chosen.chosen if cells_mod.can_run(c)
+                        for role in ("server", "client")})
+    rows = []
+    for m in chosen.manifests:
+        if m["language"] in languages and m.get("build") and not skip:
+            path = out / "plan" / "argv" / f"build-{m['language']}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(b"".join(a.encode() + b"\0" for a in m["build"]))
+            rows.append(f"{m['language']}\t{path}\n")
+    (out / "plan" / "builds.tsv").write_text("".join(rows))

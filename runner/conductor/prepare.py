@@ -1,0 +1,71 @@
+"""A run's environment and plan, once the shell has built the languages and set up the namespaces and cgroups
+(plan/setup.tsv): env.json, the workloads each protocol times, the contract as the processes see it, and the
+steps (steps.py); a resumed run is trimmed of what it left half done and gets its steps again without the
+finished ones."""
+import json
+from pathlib import Path
+
+from . import environment, plan, progress, resume, steps
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class PrepareError(Exception):
+    pass
+
+
+def failed_builds(run: Path) -> dict[str, str]:
+    """The languages whose build failed, with the build's last lines."""
+    out = {}
+    for marker in (run / "build").glob("*.failed"):
+        log = marker.with_suffix(".log")
+        last = log.read_text(errors="replace").splitlines()[-3:] if log.exists() else []
+        out[marker.stem] = " ".join(last) + " "
+    return out
+
+
+def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
+    profile, idl = options["profile"], Path(options["idl"])
+    protocols = list(dict.fromkeys(c["protocol"] for c in cells))
+    env = environment.write_env(run, Path(options["manifests"]), profile, setup)
+    workloads = json.loads((idl / "workloads.json").read_text())
+    env["run"]["baseline"] = workloads.get("baseline")
+    env["run"]["headline_workloads"] = [w["name"] for w in workloads["workloads"] if w.get("headline")]
+    vectors = json.loads((idl / "vectors.json").read_text())["vectors"]
+    # the report's table of negative tests: which vectors are attacks, and on what
+    env["run"]["attack_vectors"] = {v["id"]: v["attack"] for v in vectors if "attack" in v}
+    env["run"]["vectors_left_out"] = plan.write_contract_view(run, idl, profile)
+    registry = json.loads((idl / "protocols.json").read_text())["protocols"]
+    env["run"]["registry"] = {name: {"family": p["family"], "variant": p.get("variant", {})}
+                              for name, p in registry.items() if name in protocols}
+    # opt-in protocols the profile did not take: the report names them with the registry's reason
+    env["run"]["left_out"] = options["left_out"]
+    if options["server_spin"]:  # a calibration run (--inject-server-spin): its servers were made slower on purpose
+        env["run"]["injected_server_spin_us"] = options["server_spin"]
+    (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
+
+
+def prepare(run: Path) -> None:
+    options = json.loads((run / "plan" / "run.json").read_text())
+    cells = steps.read_cells(run)
+    profile = options["profile"]
+    setup = environment.read_setup(run)
+    if options["resumed"]:
+        try:
+            progress.say("rpcmatrix: " + resume.resume(run, ROOT))
+        except resume.ResumeError as e:
+            raise PrepareError(f"could not resume {run}: {e}") from e
+    else:
+        plan.write_plans(run, Path(options["idl"]), profile, list(dict.fromkeys(c["protocol"] for c in cells)))
+        write_env(run, options, cells, environment.setup_of(setup, profile["lanes"], options["keep_processes"]))
+    all_cells = [json.loads(x) for x in (run / "plan" / "all.jsonl").read_text().splitlines() if x.strip()]
+    ctx = steps.Context(
+        run=run, profile=profile, cells=cells, all_cells=all_cells, baseline=options["baseline"],
+        host=setup.get("server_ip") or "127.0.0.1", fixed_port=options["fixed_port"],
+        keep_processes=options["keep_processes"],
+        idl=run / "idl" if (run / "idl").is_dir() else Path(options["idl"]), secrets=ROOT / "secrets", root=ROOT,
+        server_spin=options["server_spin"], finished=progress.finished(run), failed_builds=failed_builds(run))
+    steps.write(ctx)
+    planned = progress.estimate_run(run, cells, profile["passes"], options["keep_processes"])
+    planned -= progress.finished_work(run, cells)
+    (run / "plan" / progress.PLANNED).write_text(f"{max(planned, 0)}\n")
