@@ -6,7 +6,7 @@ import statistics
 import pytest
 
 from analysis.report import flags, markdown, text
-from analysis.report.blocks import Bullets, Heading, Notes, Numbered, Paragraph, Table
+from analysis.report.blocks import Bullets, Heading, NoteRef, Notes, Numbered, Paragraph, Table, Text
 from analysis.report.figures import Figures, figure, plain_sibling, representative
 from analysis.report.flags import Flag
 
@@ -228,7 +228,8 @@ def test_a_median_reads_with_its_ci_and_the_disagree_mark():
 
 def test_notes_are_numbered_in_order_of_first_reference():
     notes = Notes()
-    assert [notes.ref(t) for t in ("b", "a", "b")] == ["[1]", "[2]", "[1]"] and notes.texts == ["b", "a"]
+    assert [notes.ref(t) for t in ("b", "a", Text("b"))] == [NoteRef(1), NoteRef(2), NoteRef(1)]
+    assert notes.texts == [Text("b"), Text("a")]
 
 
 def test_blocks_as_markdown():
