@@ -8,8 +8,8 @@ import pytest
 
 from analysis import report
 from analysis.report import tables
-from analysis.report.blocks import Code, Mark, Status, Strong, Table, Text, Value
-from analysis.report.sections import SUMMARY, summary
+from analysis.report.blocks import Bullets, Code, Heading, Link, Mark, Paragraph, Status, Strong, Table, Text, Value
+from analysis.report.sections import SUMMARY, documents, summary
 from analysis.report.sections.context import Context
 from synthetic_run import build
 
@@ -91,10 +91,15 @@ def test_report_md_is_the_summary_linking_one_detail_file_per_protocol(small):
     assert len(text.splitlines()) <= 150
     assert text.index("## Interop") < text.index("## Latency: the headline") < text.index("## Bytes per call") \
         < text.index("## Anomalies") < text.index("## How far to trust this run")
-    assert "| [`p1`](report/p1.md) |" in text and "(report/run.md)" in text
+    blocks = documents(_ctx(small))
+    interop = next(b for b in blocks[SUMMARY] if isinstance(b, Table))
+    assert [row[0] for row in interop.rows] == [Link(Code(p), f"report/{p}.md") for p in ("rawtcp", "p1", "p2")]
+    detail = blocks[SUMMARY][blocks[SUMMARY].index(Heading(2, "Detail")) + 1]
+    assert Link("the run in detail", "report/run.md") in detail.text
     assert text.count("## Marks") == 1
     # each detail file links back and carries its own notes
-    assert "[the summary](../REPORT.md)" in texts["report/p2.md"] and "v1: got 2, wanted 3" in texts["report/p2.md"]
+    assert Link("the summary", "../REPORT.md") in blocks["report/p2.md"][1].text
+    assert "v1: got 2, wanted 3" in texts["report/p2.md"]
     assert "## The machine's floor" in texts["report/run.md"]
     written = report.write(small[0], small[1], small[2], VERDICT)
     assert (small[0] / "report" / "p1.md").read_text(encoding="utf-8") == written["report/p1.md"]
@@ -109,13 +114,20 @@ def test_a_battery_attached_to_the_run_is_its_survival_matrix_beside_the_negativ
               "served_during": True, "served_after": False, "rss_before_kb": 1000, "rss_after_kb": 300000},
              {"attack": "sigterm", "protocol": "rawtcp", "server": "java", "outcome": "stopped", "seconds": 0.4}]
     (run / "battery.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    texts = report.files(*small, VERDICT)
-    hostile = texts["report/hostile-peers.md"]
-    assert "| protocol/server | random-bytes | declared-4gb | sigterm |" in hostile
-    assert "| `rawtcp/java` | closed |" in hostile and "down after" in hostile and "+291 MiB" in hostile
-    assert "**regression**: declared-4gb on rawtcp/java: closed before, now answered" in hostile
-    assert "2 attacks on 1 servers" in hostile
-    assert "[hostile peers](report/hostile-peers.md): the battery's survival matrix (1 servers" in texts[SUMMARY]
+    blocks = documents(_ctx(small))
+    hostile = blocks["report/hostile-peers.md"]
+    matrix = next(b for b in hostile if isinstance(b, Table))
+    assert matrix.header == ["protocol/server", "random-bytes", "declared-4gb", "sigterm"]
+    # what a server did, in bold where it is not a denial, with what went wrong besides
+    assert matrix.row(Code("rawtcp/java"))[1:] == [
+        Text("closed"), Text(Strong("answered"), ", ", Strong("down after"), ", ", Strong("+291 MiB")),
+        Text("stopped 0.4 s")]
+    regressions = [item for b in hostile if isinstance(b, Bullets) for item in b.items]
+    assert Text(Strong("regression"), ": declared-4gb on rawtcp/java: closed before, now answered") in regressions[0]
+    assert any(isinstance(b, Paragraph) and "2 attacks on 1 servers" in Text(b.text) for b in hostile)
+    detail = Text(blocks[SUMMARY][blocks[SUMMARY].index(Heading(2, "Detail")) + 1].text)
+    assert Text(Link("hostile peers", "report/hostile-peers.md"), ": the battery's survival matrix (1 servers") \
+        in detail
 
 
 def test_publication_tables_in_markdown_csv_and_latex_with_a_caption(small):
