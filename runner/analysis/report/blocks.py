@@ -9,18 +9,21 @@ from .flags import Flag
 
 
 @dataclass(frozen=True)
-class Code:
+class Styled:
+    """Text in a style of its own, which each renderer marks its way (text.Plain.MARKUP)."""
     text: str
 
 
-@dataclass(frozen=True)
-class Strong:
-    text: str
+class Code(Styled):
+    """A name as the code, a file or a command spells it."""
 
 
-@dataclass(frozen=True)
-class Emphasis:
-    text: str
+class Strong(Styled):
+    pass
+
+
+class Emphasis(Styled):
+    pass
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import os
 import re
 
 from . import sections
-from .blocks import Bullets, Code, Heading, Mark, Numbered, Paragraph, Status, Table, Text, Value
+from .blocks import Bullets, Code, Emphasis, Heading, Mark, Numbered, Paragraph, Status, Strong, Table, Text, Value
 from .sections import hostile, summary
 from .sections.context import Context
 from .text import MARK, STATUS_MARK, Plain, median
@@ -47,17 +47,10 @@ class Html(Plain):
     """Inline text as HTML: text escaped, code, strong and emphasised text marked; a link to a detail file of the
     report (a protocol's) becomes a link to its section of the page."""
 
+    MARKUP = {Code: ("<code>", "</code>"), Strong: ("<strong>", "</strong>"), Emphasis: ("<em>", "</em>")}
+
     def escape(self, text: str) -> str:
         return html.escape(text, quote=False)
-
-    def code(self, text: str) -> str:
-        return f"<code>{self.escape(text)}</code>"
-
-    def strong(self, text: str) -> str:
-        return f"<strong>{self.escape(text)}</strong>"
-
-    def emphasis(self, text: str) -> str:
-        return f"<em>{self.escape(text)}</em>"
 
     def link(self, text: str, target: str) -> str:
         name = re.sub(r"^(\.\./)?(report/)?", "", target).removesuffix(".md")

@@ -1,20 +1,12 @@
 """The report's pieces (blocks) as Markdown: REPORT.md, report/*.md, and the other files the analysis writes
 (AGREEMENT.md, COMPARE.md, CALIBRATION.md, STUDY.md, BATTERY.md)."""
-from .blocks import Bullets, Heading, Numbered, Paragraph, Table
+from .blocks import Bullets, Code, Emphasis, Heading, Numbered, Paragraph, Strong, Table
 from .text import Plain
 
 
 class Markdown(Plain):
     """Inline text as Markdown: `code`, **strong**, *emphasis* and [links](target); text as it is."""
-
-    def code(self, text: str) -> str:
-        return f"`{text}`"
-
-    def strong(self, text: str) -> str:
-        return f"**{text}**"
-
-    def emphasis(self, text: str) -> str:
-        return f"*{text}*"
+    MARKUP = {Code: ("`", "`"), Strong: ("**", "**"), Emphasis: ("*", "*")}
 
     def link(self, text: str, target: str) -> str:
         return f"[{text}]({target})"

@@ -6,7 +6,7 @@ import io
 import re
 
 from . import markdown
-from .blocks import Heading, Strong, Table, Text
+from .blocks import Code, Emphasis, Heading, Strong, Table, Text
 from .sections.comparisons import side_by_side
 from .sections.context import Context
 from .sections.protocol import protocol
@@ -77,18 +77,10 @@ LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", 
 class Latex(Plain):
     """Inline text as LaTeX: specials escaped, code as \\texttt, strong text as \\textbf, emphasis as \\emph, a link
     as its text (UTF-8 output assumed)."""
+    MARKUP = {Code: (r"\texttt{", "}"), Strong: (r"\textbf{", "}"), Emphasis: (r"\emph{", "}")}
 
     def escape(self, text: str) -> str:
         return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-    def code(self, text: str) -> str:
-        return r"\texttt{" + self.escape(text) + "}"
-
-    def strong(self, text: str) -> str:
-        return r"\textbf{" + self.escape(text) + "}"
-
-    def emphasis(self, text: str) -> str:
-        return r"\emph{" + self.escape(text) + "}"
 
 
 latex_text = Latex()

@@ -1,7 +1,7 @@
 """How figures, flags and statuses read in a report, whatever its format: numbers to three significant
 digits, a median with its CI, and the marks of statuses and flags. value() makes a figure of the report's data
 (blocks.Value); Plain renders inline text and cells as plain text, and each format's renderer derives from it."""
-from .blocks import Code, Emphasis, Link, Mark, NoteRef, Status, Strong, Text, Value
+from .blocks import Code, Emphasis, Link, Mark, NoteRef, Status, Strong, Styled, Text, Value
 from .flags import Flag, disagree
 
 STATUS_MARK = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏱", "unsupported": "➖"}
@@ -71,19 +71,12 @@ def median(fig, digits: int = 3, scale: float = 1.0, flag: bool = True) -> str:
 
 class Plain:
     """Inline text (blocks.Text, or any of its runs) as plain text: the marks of code, strong and emphasised text
-    and a link's target dropped. A format's renderer derives from it, escaping text and marking those."""
+    and a link's target dropped. A format's renderer derives from it: how it escapes text, what it puts around
+    code, strong and emphasised text (MARKUP) and how it links."""
+    MARKUP = {Code: ("", ""), Strong: ("", ""), Emphasis: ("", "")}
 
     def escape(self, text: str) -> str:
         return text
-
-    def code(self, text: str) -> str:
-        return self.escape(text)
-
-    def strong(self, text: str) -> str:
-        return self.escape(text)
-
-    def emphasis(self, text: str) -> str:
-        return self.escape(text)
 
     def link(self, text: str, target: str) -> str:
         """A link, its text already rendered."""
@@ -94,12 +87,9 @@ class Plain:
             return self.escape(x)
         if isinstance(x, Text):
             return "".join(self(run) for run in x.runs)
-        if isinstance(x, Code):
-            return self.code(x.text)
-        if isinstance(x, Strong):
-            return self.strong(x.text)
-        if isinstance(x, Emphasis):
-            return self.emphasis(x.text)
+        if isinstance(x, Styled):
+            before, after = self.MARKUP[type(x)]
+            return before + self.escape(x.text) + after
         if isinstance(x, Link):
             return self.link(self(x.text), x.target)
         return self.escape(words(x))
