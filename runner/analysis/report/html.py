@@ -93,8 +93,9 @@ def cell_attributes(cell) -> str:
     out = ""
     if runs and isinstance(runs[0], Status) and runs[0].status in STATUS_CLASS:
         out += f' class="{STATUS_CLASS[runs[0].status]}"'
-    marks = [m for run in runs for m in (run.marks if isinstance(run, Value) else (run,) if isinstance(run, Mark)
-                                         else ())]
+    marks = []
+    for run in runs:
+        marks += run.marks if isinstance(run, Value) else [run] if isinstance(run, Mark) else []
     if marks:
         out += ' title="' + html.escape("; ".join(f"{MARK[m.flag]}: {m.flag.value}" for m in marks)) + '"'
     return out
@@ -330,7 +331,7 @@ def compare_sections(data: dict) -> list[tuple[str, str]]:
                                       Code(str(a.get("run_id"))), " (commit ", Code(str(a.get("commit"))[:12]),
                                       " dirty" if a.get("dirty") else "", ", profile ", Code(str(a.get("profile"))),
                                       "), as ", Code("just compare"), " wrote it (COMPARE.md)."))),
-            f"<p><strong>{inline(summary_line(data))}</strong></p>",
+            block_html(Paragraph(Strong(summary_line(data)))),
             block_html(Paragraph(unit_text(data)))]
     if data.get("floor"):
         body.append("<h3>The environment (the machine's floor)</h3>"
