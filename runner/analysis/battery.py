@@ -63,11 +63,11 @@ def verdict(line: dict) -> Text:
         if line["outcome"] == "stopped":
             return Text(f"stopped {line['seconds']:.1f} s")
         return Text(Strong(line["outcome"]), f" ({line.get('answer', '')})")
+    wrong = [what for what, side in (("not served during", "served_during"), ("down after", "served_after"))
+             if line.get(side) is False]
     grown = growth_kb(line)
-    wrong = [what for what, went_wrong in (("not served during", line.get("served_during") is False),
-                                           ("down after", line.get("served_after") is False),
-                                           (f"+{(grown or 0) // 1024} MiB", grown is not None and grown >= GROWTH_KB))
-             if went_wrong]
+    if grown is not None and grown >= GROWTH_KB:
+        wrong.append(f"+{grown // 1024} MiB")
     return Text(line["outcome"] if line["outcome"] in DENIED else Strong(line["outcome"]),
                 *(Text(", ", Strong(what)) for what in wrong))
 
@@ -158,8 +158,7 @@ def render(lines: list[dict], bad: list[str], changed: list[str], vectors_run: P
     out = [Heading(1, "Battery: what each server does with hostile input"), Paragraph(LEGEND),
            Heading(2, "Survival matrix"), Table(header, rows),
            Heading(2, "Against the expected outcomes (runner/battery-expected.json)"),
-           Bullets([f"REGRESSION: {b}" for b in bad] + [f"changed: {c}" for c in changed] if bad
-                   else ["no regression"] + [f"changed: {c}" for c in changed]),
+           Bullets(([f"REGRESSION: {b}" for b in bad] or ["no regression"]) + [f"changed: {c}" for c in changed]),
            Heading(2, "Every answer"), answers(lines)]
     if vectors_run is not None:
         out += [Heading(2, Text("Negative tests of the matrix run ", Code(vectors_run.name))),
