@@ -219,8 +219,7 @@ def publication_tables(args) -> int:
         (out / "tables.md").write_text(tables.render(ctx, kind, name, "md"), encoding="utf-8")
         (out / "tables.tex").write_text(tables.render(ctx, kind, name, "latex"), encoding="utf-8")
         for i, (title, table) in enumerate(tables.chosen(ctx, kind, name), 1):
-            caption = f"{tables.plain(title)}. {tables.provenance(ctx)}"
-            (out / f"tables-{i}.csv").write_text(tables.as_csv(caption, table), encoding="utf-8")
+            (out / f"tables-{i}.csv").write_text(tables.as_csv(tables.caption(ctx, title), table), encoding="utf-8")
     except tables.TablesError as e:
         print(f"rpcmatrix: error: {e}", file=sys.stderr)
         return 2

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from . import records, stats
 from .records import FLOOR_CELL
-from .report.markdown import table
+from .report import markdown
+from .report.blocks import Code, Heading, Paragraph, Status, Table, Text, Value
+from .report.text import met
 
 TOLERANCE = 0.05
 TARGET = 0.90
@@ -107,36 +109,48 @@ def share(found: dict, tolerance: float = TOLERANCE) -> tuple[int, int]:
     return sum(1 for _, _, worst in found.values() if worst <= tolerance + 1e-12), len(found)
 
 
-def _pct(k: int, n: int) -> str:
-    return f"{k / n:.0%}" if n else "–"
+def _pct(k: int, n: int) -> Value:
+    return Value(k / n if n else None, spec=".0%")
 
 
-def _verdict(k: int, n: int) -> str:
-    return "–" if not n else ("✅ met" if k / n >= TARGET else "❌ not met")
+def _verdict(k: int, n: int):
+    return "–" if not n else met(k / n >= TARGET)
 
 
-def _num(x) -> str:
-    return "–" if x is None else f"{x:.3g}"
+def _num(x) -> Value:
+    return Value(x, spec=".3g")
+
+
+def _per_run(values: list) -> Text:
+    """A pair's value in each run: 10 / 12 / 10."""
+    return Text.join(" / ", [_num(v) for v in values])
 
 
 def render(runs: list[Path]) -> str:
+    return markdown.render(blocks(runs))
+
+
+def blocks(runs: list[Path]) -> list:
+    """AGREEMENT.md's blocks: the share of pairs that agree, overall and per protocol, the least stable ones, the
+    TCP payload's agreement and what limits it (the floor and the CPU probe of each run)."""
     series, baseline = _series(runs)
     if len(series) < 2:
-        return ("# Agreement\n\nNeeds two runs of the same matrix, or one run of two or more passes; got "
-                f"{len(series)} series from {', '.join(r.name for r in runs)}.\n")
+        return [Heading(1, "Agreement"),
+                Paragraph("Needs two runs of the same matrix, or one run of two or more passes; got "
+                          f"{len(series)} series from {', '.join(r.name for r in runs)}.")]
     absolute = agreement(series, "p50")
     ratios = agreement(series, "ratio")
     k, n = share(absolute)
     rk, rn = share(ratios)
     kind = "passes of one run, each taken as a run" if len(runs) == 1 else "runs (each the median of its passes)"
-    out = [f"# Agreement of {len(series)} {kind}", "",
-           f"A (cell, workload) agrees when the p50 of every run lies within ±{TOLERANCE:.0%} of the median across "
-           f"the runs; only pairs timed in all runs count. Target: {TARGET:.0%} or more.", ""]
-    out += table(["", "pairs timed in all runs", "within ±5%", "share", "target"],
+    out = [Heading(1, f"Agreement of {len(series)} {kind}"),
+           Paragraph(f"A (cell, workload) agrees when the p50 of every run lies within ±{TOLERANCE:.0%} of the median "
+                     f"across the runs; only pairs timed in all runs count. Target: {TARGET:.0%} or more."),
+           Table(["", "pairs timed in all runs", "within ±5%", "share", "target"],
                  [["p50, µs", str(n), str(k), _pct(k, n), _verdict(k, n)],
-                  [f"p50 as a multiple of `{baseline}` (same languages)", str(rn), str(rk), _pct(rk, rn),
-                   _verdict(rk, rn)]])
-    out += ["## Per protocol", ""]
+                  [Text("p50 as a multiple of ", Code(baseline), " (same languages)"), str(rn), str(rk), _pct(rk, rn),
+                   _verdict(rk, rn)]]),
+           Heading(2, "Per protocol")]
     protocols = sorted({series[0].meta[c]["protocol"] for c, _ in absolute} |
                        {s.meta[c]["protocol"] for s in series for c, _ in s.p50 if c in s.meta})
     rows = []
@@ -146,40 +160,43 @@ def render(runs: list[Path]) -> str:
         (ak, an), (qk, qn) = share(a), share(r)
         rows.append([p, str(an), _pct(ak, an), str(qn) if p != baseline else "(baseline)",
                      _pct(qk, qn) if p != baseline else "–"])
-    out += table(["protocol", "pairs", "p50 within ±5%", "pairs with a baseline", "multiple within ±5%"], rows)
-    out += ["## The 10 least stable workloads", "",
-            "Largest deviation of one run's p50 from the median across the runs.", ""]
+    out += [Table(["protocol", "pairs", "p50 within ±5%", "pairs with a baseline", "multiple within ±5%"], rows),
+            Heading(2, "The 10 least stable workloads"),
+            Paragraph("Largest deviation of one run's p50 from the median across the runs.")]
     worst = sorted(absolute.items(), key=lambda kv: -kv[1][2])[:10]
-    out += table(["cell", "workload", "p50 per run, µs", "median", "worst deviation"],
-                 [[f"`{c}`", w, " / ".join(_num(v) for v in values), _num(med), f"{dev:.0%}"]
-                  for (c, w), (values, med, dev) in worst])
+    out.append(Table(["cell", "workload", "p50 per run, µs", "median", "worst deviation"],
+                     [[Code(c), w, _per_run(values), _num(med), Value(dev, spec=".0%")]
+                      for (c, w), (values, med, dev) in worst]))
     out += payload_agreement(series)
-    out += ["## What limits agreement", "",
-            "The machine's floor (C ping-pong p50) and the fixed CPU probe's median in each run: when these move, "
-            "every cell moves with them.", ""]
-    out += table(["run", "floor p50, µs", "CPU probe median, ms", "timed pairs"],
-                 [[s.label, _num(s.floor), _num(s.probe / 1e6 if s.probe else None), str(len(s.p50))] for s in series])
+    out += [Heading(2, "What limits agreement"),
+            Paragraph("The machine's floor (C ping-pong p50) and the fixed CPU probe's median in each run: when these "
+                      "move, every cell moves with them."),
+            Table(["run", "floor p50, µs", "CPU probe median, ms", "timed pairs"],
+                  [[s.label, _num(s.floor), _num(s.probe / 1e6 if s.probe else None), str(len(s.p50))]
+                   for s in series])]
     floors = [s.floor for s in series if s.floor]
     if len(floors) >= 2:
         ci = stats.median_ci(floors)
-        out += [f"Floor across the runs: median {_num(ci['median'])} µs, max/min ×{max(floors) / min(floors):.2f}.", ""]
-    return "\n".join(out) + "\n"
+        out.append(Paragraph(Text("Floor across the runs: median ", _num(ci["median"]), " µs, max/min ",
+                                  Value(max(floors) / min(floors), spec=".2f", prefix="×"), ".")))
+    return out
 
 
-def payload_agreement(series: list[Series]) -> list[str]:
+def payload_agreement(series: list[Series]) -> list:
     """The TCP payload per call, each way, of every pair counted in all runs: each run within ±2% of the
     median across the runs (the bytes a protocol sends do not depend on timing; every pair must agree)."""
     found = agreement(series, "payload")
     if not found:
-        return ["## Data bytes per call", "", "No pair has its TCP payload counted in every run.", ""]
+        return [Heading(2, "Data bytes per call"), Paragraph("No pair has its TCP payload counted in every run.")]
     k, n = share(found, BYTES_TOLERANCE)
-    out = ["## Data bytes per call", "",
-           f"The TCP payload per call each way (the counting pass, bare ACKs apart): {k} of {n} (pair, direction) "
-           f"within ±{BYTES_TOLERANCE:.0%} of their median across the runs "
-           f"({'✅ every one' if k == n else '❌ not every one'}).", ""]
+    out = [Heading(2, "Data bytes per call"),
+           Paragraph(Text(f"The TCP payload per call each way (the counting pass, bare ACKs apart): {k} of {n} (pair, "
+                          f"direction) within ±{BYTES_TOLERANCE:.0%} of their median across the runs (",
+                          Text(Status("pass"), " every one") if k == n else Text(Status("fail"), " not every one"),
+                          ")."))]
     outside = sorted(((key, v) for key, v in found.items() if v[2] > BYTES_TOLERANCE + 1e-12), key=lambda kv: -kv[1][2])
     if outside:
-        out += table(["cell", "workload", "direction", "bytes per call per run", "median", "worst deviation"],
-                     [[f"`{c}`", w, way, " / ".join(_num(v) for v in values), _num(med), f"{dev:.1%}"]
-                      for (c, w, way), (values, med, dev) in outside[:20]])
+        out.append(Table(["cell", "workload", "direction", "bytes per call per run", "median", "worst deviation"],
+                         [[Code(c), w, way, _per_run(values), _num(med), Value(dev, spec=".1%")]
+                          for (c, w, way), (values, med, dev) in outside[:20]]))
     return out

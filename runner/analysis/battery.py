@@ -21,6 +21,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .report import markdown
+from .report.blocks import Bullets, Code, Heading, Paragraph, Strong, Table, Text
+
 GROWTH_KB = 64 * 1024  # a VmRSS rise this large after one attack is flagged as memory growth
 DENIED = ("refused", "closed", "held")
 # What an attack achieved, beyond an answer: a file's canary read, a DTD fetched, entities expanded, a foreign
@@ -28,13 +31,14 @@ DENIED = ("refused", "closed", "held")
 BREACHES = ("leaked", "fetched", "expanded", "instantiated", "executed-unsigned")
 
 
-LEGEND = ("Each attack runs on its own against one server process per protocol and server implementation "
-          "(python/src/rpcmatrix/battery), bounded to seconds. **refused**: an error came back; **closed**: the "
-          "server closed without a word; **held**: the connection was still open, unanswered, at the attack's "
-          "time bound; **answered**: the server took the hostile request as a correct one. Flags: not served "
-          "during (a valid ping on a new connection failed while the attack's connections were open), down "
-          f"after (it failed after), +N MiB (VmRSS of the server's process group rose by {GROWTH_KB // 1024} MiB "
-          "or more). sigterm: the time from SIGTERM to the end of the process group (killed after 5 s).")
+LEGEND = Text("Each attack runs on its own against one server process per protocol and server implementation "
+              "(python/src/rpcmatrix/battery), bounded to seconds. ", Strong("refused"), ": an error came back; ",
+              Strong("closed"), ": the server closed without a word; ", Strong("held"), ": the connection was still "
+              "open, unanswered, at the attack's time bound; ", Strong("answered"), ": the server took the hostile "
+              "request as a correct one. Flags: not served during (a valid ping on a new connection failed while the "
+              "attack's connections were open), down after (it failed after), +N MiB (VmRSS of the server's process "
+              f"group rose by {GROWTH_KB // 1024} MiB or more). sigterm: the time from SIGTERM to the end of the "
+              "process group (killed after 5 s).")
 EXPECTED = Path(__file__).resolve().parents[1] / "battery-expected.json"
 
 
@@ -103,21 +107,19 @@ def growth_kb(line: dict) -> int | None:
     return after - before
 
 
-def verdict(line: dict) -> str:
-    """One matrix cell: the outcome, then what went wrong besides."""
+def verdict(line: dict) -> Text:
+    """One matrix cell: the outcome, then what went wrong besides (in bold, as an outcome that is not a denial)."""
     if line["attack"] == "sigterm":
         if line["outcome"] == "stopped":
-            return f"stopped {line['seconds']:.1f} s"
-        return f"**{line['outcome']}** ({line.get('answer', '')})"
-    text = line["outcome"] if line["outcome"] in DENIED else f"**{line['outcome']}**"
-    if line.get("served_during") is False:
-        text += ", **not served during**"
-    if line.get("served_after") is False:
-        text += ", **down after**"
+            return Text(f"stopped {line['seconds']:.1f} s")
+        return Text(Strong(line["outcome"]), f" ({line.get('answer', '')})")
+    wrong = [what for what, side in (("not served during", "served_during"), ("down after", "served_after"))
+             if line.get(side) is False]
     grown = growth_kb(line)
     if grown is not None and grown >= GROWTH_KB:
-        text += f", **+{grown // 1024} MiB**"
-    return text
+        wrong.append(f"+{grown // 1024} MiB")
+    return Text(line["outcome"] if line["outcome"] in DENIED else Strong(line["outcome"]),
+                *(Text(", ", Strong(what)) for what in wrong))
 
 
 def regressions(lines: list[dict], expected: list[dict]) -> tuple[list[str], list[str]]:
@@ -155,7 +157,7 @@ def regressions(lines: list[dict], expected: list[dict]) -> tuple[list[str], lis
     return bad, changed
 
 
-def matrix_table(lines: list[dict]) -> tuple[list[str], list[list[str]]]:
+def matrix_table(lines: list[dict]) -> tuple[list[str], list[list]]:
     """The survival matrix as a header and rows: one row per server, one column per attack, sigterm last."""
     attacks = list(dict.fromkeys(line["attack"] for line in lines if line["attack"] not in ("sigterm", "start")))
     attacks.append("sigterm")
@@ -165,66 +167,55 @@ def matrix_table(lines: list[dict]) -> tuple[list[str], list[list[str]]]:
     for protocol, server in servers:
         start = by_key.get(("start", protocol, server))
         if start is not None:
-            rows.append([f"`{protocol}/{server}`", f"did not start: {_cell_text(start['answer'])}"]
+            rows.append([Code(f"{protocol}/{server}"), f"did not start: {_one_line(start['answer'])}"]
                         + [""] * (len(attacks) - 1))
             continue
-        rows.append([f"`{protocol}/{server}`"] + [verdict(by_key[(a, protocol, server)])
-                                                  if (a, protocol, server) in by_key else "–" for a in attacks])
+        rows.append([Code(f"{protocol}/{server}")] + [verdict(by_key[(a, protocol, server)])
+                                                      if (a, protocol, server) in by_key else "–" for a in attacks])
     return ["protocol/server", *attacks], rows
 
 
-def matrix(lines: list[dict]) -> list[str]:
-    header, rows = matrix_table(lines)
-    return (["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-            + ["| " + " | ".join(row) + " |" for row in rows])
-
-
-def answers(lines: list[dict]) -> list[str]:
-    out = ["| attack | protocol/server | outcome | answer (excerpt) | served during / after "
-           "| VmRSS before → after | s |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
+def answers(lines: list[dict]) -> Table:
+    rows = []
     for line in lines:
         if line["attack"] in ("sigterm", "start"):
             continue
         rss = f"{_mib(line.get('rss_before_kb'))} → {_mib(line.get('rss_after_kb'))}"
-        served = f"{_yes(line.get('served_during'))} / {_yes(line.get('served_after'))}"
-        out.append(f"| {line['attack']} | `{line['protocol']}/{line['server']}` | {line['outcome']} | "
-                   f"{_cell_text(line.get('answer', ''))[:120]} | {served} | {rss} | {line['seconds']} |")
-    return out
+        served = Text(_yes(line.get("served_during")), " / ", _yes(line.get("served_after")))
+        rows.append([line["attack"], Code(f"{line['protocol']}/{line['server']}"), line["outcome"],
+                     _one_line(line.get("answer", ""))[:120], served, rss, str(line["seconds"])])
+    return Table(["attack", "protocol/server", "outcome", "answer (excerpt)", "served during / after",
+                  "VmRSS before → after", "s"], rows)
 
 
-def negative_tests(run: Path) -> list[str]:
+def negative_tests(run: Path) -> list:
     """The attack vectors of a matrix run's cells (the report's "Negative tests"), one row per cell that ran one."""
     from analysis.records import attacks_ran, stored
     vectors = json.loads((Path(__file__).resolve().parents[2] / "idl" / "vectors.json").read_text())["vectors"]
     attacks = {v["id"]: v["attack"] for v in vectors if "attack" in v}
-    shown, rows = attacks_ran([(rec["cell"], rec) for rec in stored(run)
-                               if rec.get("workload") == "vectors" and rec.get("pass", 1) == 1], attacks)
-    if not rows:
-        return [f"No attack vector ran in `{run}`."]
-    out = ["| cell | " + " | ".join(attacks[i] for i in shown) + " |", "|" + " --- |" * (len(shown) + 1)]
-    for cell, ran in rows:
-        cells = []
-        for i in shown:
-            v = ran.get(i)
-            cells.append("–" if v is None else f"{v['status']}: {_cell_text(v.get('reason', ''))[:60]}")
-        out.append(f"| `{cell}` | " + " | ".join(cells) + " |")
-    return out
+    shown, ran_per_cell = attacks_ran([(rec["cell"], rec) for rec in stored(run)
+                                       if rec.get("workload") == "vectors" and rec.get("pass", 1) == 1], attacks)
+    if not ran_per_cell:
+        return [Paragraph(Text("No attack vector ran in ", Code(str(run)), "."))]
+    rows = [[Code(cell)] + ["–" if (v := ran.get(i)) is None
+                            else f"{v['status']}: {_one_line(v.get('reason', ''))[:60]}" for i in shown]
+            for cell, ran in ran_per_cell]
+    return [Table(["cell"] + [attacks[i] for i in shown], rows)]
 
 
 def render(lines: list[dict], bad: list[str], changed: list[str], vectors_run: Path | None) -> str:
-    out = ["# Battery: what each server does with hostile input", "", LEGEND, "",
-           "## Survival matrix", ""] + matrix(lines) + [""]
-    out += ["## Against the expected outcomes (runner/battery-expected.json)", ""]
-    out += [f"- REGRESSION: {b}" for b in bad] or ["- no regression"]
-    out += [f"- changed: {c}" for c in changed]
-    out += ["", "## Every answer", ""] + answers(lines) + [""]
+    header, rows = matrix_table(lines)
+    out = [Heading(1, "Battery: what each server does with hostile input"), Paragraph(LEGEND),
+           Heading(2, "Survival matrix"), Table(header, rows),
+           Heading(2, "Against the expected outcomes (runner/battery-expected.json)"),
+           Bullets(([f"REGRESSION: {b}" for b in bad] or ["no regression"]) + [f"changed: {c}" for c in changed]),
+           Heading(2, "Every answer"), answers(lines)]
     if vectors_run is not None:
-        out += [f"## Negative tests of the matrix run `{vectors_run.name}`", "",
-                "The attack vectors of idl/vectors.json each cell ran (the report's \"Negative tests\"): each "
-                "defective call must be refused and a correct call served right after.", ""]
-        out += negative_tests(vectors_run) + [""]
-    return "\n".join(out)
+        out += [Heading(2, Text("Negative tests of the matrix run ", Code(vectors_run.name))),
+                Paragraph("The attack vectors of idl/vectors.json each cell ran (the report's \"Negative tests\"): "
+                          "each defective call must be refused and a correct call served right after.")]
+        out += negative_tests(vectors_run)
+    return markdown.render(out)
 
 
 def expected_from(lines: list[dict], run: str) -> dict:
@@ -236,7 +227,8 @@ def expected_from(lines: list[dict], run: str) -> dict:
                  "outcome": line["outcome"]}
         if line["attack"] != "sigterm":
             entry["served_after"] = bool(line.get("served_after"))
-        entry["reason"] = f"measured in {run}: " + _cell_text(line.get("answer", ""))[:140]
+        # a pipe escaped as the answers' table once had it, so that a file written again reads the same
+        entry["reason"] = f"measured in {run}: " + _one_line(line.get("answer", "")).replace("|", "\\|")[:140]
         entries.append(entry)
     return {"note": "The battery's expected outcome per (attack, protocol, server), each with its reason "
                     "(runner/lib/battery.sh, python -m analysis.battery). A server that refused, closed or held an "
@@ -250,12 +242,12 @@ def _mib(kb: int | None) -> str:
     return "?" if kb is None else f"{kb / 1024:.0f} MiB"
 
 
-def _yes(value: bool | None) -> str:
-    return {True: "yes", False: "**no**", None: "–"}[value]
+def _yes(value: bool | None):
+    return {True: "yes", False: Strong("no"), None: "–"}[value]
 
 
-def _cell_text(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+def _one_line(text) -> str:
+    return " ".join(str(text).split())
 
 
 def main(argv: list[str] | None = None) -> int:

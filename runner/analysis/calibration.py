@@ -18,6 +18,8 @@ import statistics
 from pathlib import Path
 
 from . import compare, records
+from .report import markdown
+from .report.blocks import Bullets, Code, Emphasis, Heading, Paragraph, Strong, Table, Text, Value
 
 CALIBRATION_REPORT = "CALIBRATION.md"
 TARGETS = {"aa_flagged": 0.05, "aa_covered": 0.90, "detected": 0.80, "false_alarms": 0.05}
@@ -140,66 +142,71 @@ def calibrate(a: Path, a2: Path, b: Path, threshold: float = compare.THRESHOLD,
             "runs": {name: compare.run_info(Path(run)) for name, run in (("A", a), ("A2", a2), ("B", b))}}
 
 
-# --- Markdown -----------------------------------------------------------------------------------------
+# --- blocks and Markdown -------------------------------------------------------------------------------
 
-def _pct(share: float | None) -> str:
-    return "–" if share is None else f"{share * 100:.1f}%"
-
-
-def _count(s: dict) -> str:
-    return f"{_pct(s['share'])} ({s['hits']} of {s['n']})"
+def _pct(share: float | None) -> Value:
+    return Value(share, spec=".1%")
 
 
-def _met(ok: bool) -> str:
-    return "met" if ok else "**not met**"
+def _count(s: dict) -> Text:
+    return Text(_pct(s["share"]), f" ({s['hits']} of {s['n']})")
+
+
+def _met(ok: bool):
+    return "met" if ok else Strong("not met")
 
 
 def _unit_header(unit: str, default: str | None) -> str:
     return UNIT_NAMES[unit] + (" (compare's default on these runs)" if unit == default else "")
 
 
-def render(result: dict) -> str:
+def blocks(result: dict) -> list:
+    """CALIBRATION.md's blocks: the runs, the targets met or not in each unit, and every A/B pair."""
     runs, spin = result["runs"], result["spin"]
     default = result.get("default_unit") or "repetition"
-    out = ["# Calibration of compare", ""]
-    for name, info in runs.items():
-        out.append(f"- {name}: `{info['run_id']}`, commit `{(info.get('commit') or '?')[:12]}`, "
-                   f"profile `{info.get('profile')}`")
+    out = [Heading(1, "Calibration of compare"),
+           Bullets([Text(f"{name}: ", Code(str(info["run_id"])), ", commit ", Code((info.get("commit") or "?")[:12]),
+                         ", profile ", Code(str(info.get("profile")))) for name, info in runs.items()])]
     spun = ", ".join(f"{lang} {us:g} µs" for lang, us in sorted(spin.items()))
-    out += ["", f"B's servers of {spun} busy-waited that long in every contract call. A pair is *affected* when "
-            f"that spin is at least {2 * result['threshold'] * 100:g}% of A's median, *weakly affected* when less; "
-            f"pairs whose server was not spun are *unaffected*. compare: Holm-corrected p < {result['alpha']} "
-            f"and |change| ≥ {result['threshold'] * 100:g}%.", "",
-            "| | target | " + " | ".join(_unit_header(u, default) for u in UNITS) + " |",
-            "| --- | --- | --- | --- |"]
+    out.append(Paragraph(Text(f"B's servers of {spun} busy-waited that long in every contract call. A pair is ",
+                              Emphasis("affected"), f" when that spin is at least {2 * result['threshold'] * 100:g}% "
+                              "of A's median, ", Emphasis("weakly affected"), " when less; pairs whose server was not "
+                              "spun are ", Emphasis("unaffected"), f". compare: Holm-corrected p < {result['alpha']} "
+                              f"and |change| ≥ {result['threshold'] * 100:g}%.")))
     f = {u: result["units"][u]["figures"] for u in UNITS}
     lines = [
         ("A/A: pairs flagged", f"≤ {TARGETS['aa_flagged'] * 100:g}%",
-         lambda x: f"{_count(x['aa_flagged'])}, {_met(x['met']['aa_flagged'])}"),
+         lambda x: Text(_count(x["aa_flagged"]), ", ", _met(x["met"]["aa_flagged"]))),
         ("A/A: 95% intervals holding the other run's median", f"≥ {TARGETS['aa_covered'] * 100:g}%",
-         lambda x: f"{_pct(x['aa_covered'])}, {_met(x['met']['aa_covered'])}"),
+         lambda x: Text(_pct(x["aa_covered"]), ", ", _met(x["met"]["aa_covered"]))),
         ("A/B: affected pairs flagged slower", f"≥ {TARGETS['detected'] * 100:g}%",
-         lambda x: f"{_count(x['detected'])}, {_met(x['met']['detected'])}"),
+         lambda x: Text(_count(x["detected"]), ", ", _met(x["met"]["detected"]))),
         ("A/B: unaffected pairs flagged", f"≤ {TARGETS['false_alarms'] * 100:g}%",
-         lambda x: f"{_count(x['false_alarms'])}, {_met(x['met']['false_alarms'])}"),
+         lambda x: Text(_count(x["false_alarms"]), ", ", _met(x["met"]["false_alarms"]))),
         ("A/B: weakly affected pairs flagged slower", "–", lambda x: _count(x["weakly_detected"])),
         ("A/B: measured change / injected change (affected, median)", "≈ 1",
-         lambda x: "–" if x["measured_over_expected"] is None else f"{x['measured_over_expected']:.2f}"),
+         lambda x: Value(x["measured_over_expected"], spec=".2f")),
         ("pairs too small to ever be flagged (A/A, A/B)", "0",
          lambda x: f"{x['aa_untestable']}, {x['ab_untestable']}"),
     ]
-    out += [f"| {label} | {target} | {fn(f['repetition'])} | {fn(f['pass'])} |" for label, target, fn in lines]
+    out.append(Table(["", "target"] + [_unit_header(u, default) for u in UNITS],
+                     [[label, target, fn(f["repetition"]), fn(f["pass"])] for label, target, fn in lines]))
     inst = result["instances"]
-    out += ["", "Pass p50s within ±5% of the median of their run's passes (each pass a new process of every "
-            "server and client): " + "; ".join(f"{n} {_pct(v['share'])} of {v['p50s']}" for n, v in inst.items())
-            + ".", "", f"## A/B pairs, affected first ({UNIT_NAMES[default]})", "",
-            "| cell | workload | A µs | B µs | injected | change | 95% interval | verdict |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out.append(Paragraph(Text("Pass p50s within ±5% of the median of their run's passes (each pass a new process of "
+                              "every server and client): ",
+                              Text.join("; ", [Text(f"{n} ", _pct(v["share"]), f" of {v['p50s']}")
+                                               for n, v in inst.items()]), ".")))
     order = {"affected": 0, "weakly affected": 1, "unaffected": 2}
     rows = sorted(result["units"][default]["ab_rows"], key=lambda r: (order[r["group"]], r["cell"], r["workload"]))
-    for r in rows:
-        injected = f"+{r['expected'] * 100:.1f}%" if r["spin_us"] else "–"
-        out.append(f"| `{r['cell']}` | {r['workload']} | {r['median_a']:.4g} | {r['median_b']:.4g} "
-                   f"| {injected} | {r['change'] * 100:+.1f}% "
-                   f"| {r['low'] * 100:+.1f}% … {r['high'] * 100:+.1f}% | {r['verdict']} ({r['group']}) |")
-    return "\n".join(out) + "\n"
+    return out + [Heading(2, f"A/B pairs, affected first ({UNIT_NAMES[default]})"),
+                  Table(["cell", "workload", "A µs", "B µs", "injected", "change", "95% interval", "verdict"],
+                        [[Code(r["cell"]), r["workload"], Value(r["median_a"], spec=".4g"),
+                          Value(r["median_b"], spec=".4g"),
+                          Value(r["expected"], spec=".1%", prefix="+") if r["spin_us"] else "–",
+                          Value(r["change"], spec="+.1%"),
+                          Text(Value(r["low"], spec="+.1%"), " … ", Value(r["high"], spec="+.1%")),
+                          f"{r['verdict']} ({r['group']})"] for r in rows])]
+
+
+def render(result: dict) -> str:
+    return markdown.render(blocks(result))

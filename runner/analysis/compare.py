@@ -16,7 +16,8 @@ noise; the default ("auto") takes the passes whenever there are enough of them f
 after Holm's correction over the matrix (about eight passes a run for a hundred pairs), the repetitions
 otherwise. Without raw samples (a published run keeps none) the passes are all there is.
 
-`comparison(a, b)` returns the comparison as data (for the HTML report); `render` writes it as Markdown.
+`comparison(a, b)` returns the comparison as data (for the HTML report); `blocks` words it as the report's blocks,
+and `render` writes those as Markdown.
 """
 import gzip
 import json
@@ -29,6 +30,8 @@ from scipy.stats import kruskal, mannwhitneyu
 
 from . import records, stats
 from .records import FLOOR_CELL
+from .report import markdown
+from .report.blocks import Bullets, Code, Heading, Paragraph, Strong, Table, Text, Value
 
 THRESHOLD = 0.05
 ALPHA = 0.05
@@ -292,15 +295,20 @@ def save(result: dict, folder: Path) -> Path:
     path = Path(folder) / records.COMPARE_DATA
     data = {key: result[key] for key in ("a", "b", "unit", "summary", "threshold", "alpha", "correction",
                                          "floor", "rows") if key in result}
-    data["summary_line"], data["unit_line"] = summary_line(result), _unit_line(result)
+    data["summary_line"], data["unit_line"] = summary_line(result), markdown.inline(unit_text(result))
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
     return path
 
 
-# --- Markdown -----------------------------------------------------------------------------------------
+# --- blocks and Markdown -------------------------------------------------------------------------------
 
 def _pct(x: float) -> str:
     return f"{x * 100:+.1f}%"
+
+
+def _change(x: float) -> Value:
+    """A change as a signed percentage: +12.3%."""
+    return Value(x, spec="+.1%")
 
 
 def summary_line(result: dict) -> str:
@@ -325,38 +333,37 @@ def summary_line(result: dict) -> str:
     return line
 
 
-def render(result: dict) -> str:
+def blocks(result: dict) -> list:
+    """COMPARE.md's blocks: the runs, the summary, the environment's (floor's) move and every pair, the pairs
+    flagged first."""
     a, b = result.get("a", {}), result.get("b", {})
-    out = [f"# Comparison: {b.get('run_id', 'B')} against {a.get('run_id', 'A')}", ""]
-    for name, side in (("A", a), ("B", b)):
-        if side:
-            out.append(f"- {name}: `{side.get('run_id')}`, commit `{(side.get('commit') or '?')[:7]}`"
-                       f"{' (dirty)' if side.get('dirty') else ''}, profile `{side.get('profile')}`, "
-                       f"values: {side.get('values')}" + _heterogeneity(side))
-    out += ["", f"**{summary_line(result)}**", "",
-            _unit_line(result),
-            "Change: median B / median A − 1; "
-            "interval: Hodges–Lehmann 95% on the ratio; p: two-sided Mann–Whitney U, Holm-corrected over the "
-            f"pairs below; `~`: no change beyond noise or under {result['threshold'] * 100:g}%.", ""]
+    out = [Heading(1, f"Comparison: {b.get('run_id', 'B')} against {a.get('run_id', 'A')}")]
+    out.append(Bullets([Text(f"{name}: ", Code(str(side.get("run_id"))), ", commit ",
+                             Code((side.get("commit") or "?")[:7]), " (dirty)" if side.get("dirty") else "",
+                             ", profile ", Code(str(side.get("profile"))), f", values: {side.get('values')}",
+                             _heterogeneity(side))
+                        for name, side in (("A", a), ("B", b)) if side]))
+    out += [Paragraph(Strong(summary_line(result))),
+            Paragraph(Text(unit_text(result), "\nChange: median B / median A − 1; interval: Hodges–Lehmann 95% on "
+                           "the ratio; p: two-sided Mann–Whitney U, Holm-corrected over the pairs below; ", Code("~"),
+                           f": no change beyond noise or under {result['threshold'] * 100:g}%."))]
     if result["floor"]:
-        out += ["## The environment (the machine's floor)", "",
-                "| cell | workload | A µs | B µs | change | 95% interval | p | |",
-                "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-        for r in result["floor"]:
-            out.append(_line(r))
-        out.append("")
-    out += ["## Every pair", "", "| cell | workload | A µs | B µs | change | 95% interval | p (Holm) | |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        out += [Heading(2, "The environment (the machine's floor)"),
+                Table(ROW_HEADER[:6] + ["p", ""], [row_cells(r) for r in result["floor"]])]
     rows = sorted(result["rows"], key=lambda r: (r["verdict"] == "~", -abs(r["change"])))
-    out += [_line(r) for r in rows]
-    return "\n".join(out) + "\n"
+    return out + [Heading(2, "Every pair"), Table(ROW_HEADER[:7] + [""], [row_cells(r) for r in rows])]
 
 
-def _unit_line(result: dict) -> str:
+def render(result: dict) -> str:
+    return markdown.render(blocks(result))
+
+
+def unit_text(result: dict) -> Text:
+    """Which values were compared, and why (result["unit"], as compare.json keeps it too)."""
     unit = result.get("unit") or {}
     taken = {"pass": "each pass's p50 (one value per process instance)",
              "repetition": "each repetition's median"}.get(unit.get("taken"), "each repetition's median")
-    return f"Values compared: {taken}; {unit.get('why', 'as asked')} (`--unit`). "
+    return Text(f"Values compared: {taken}; {unit.get('why', 'as asked')} (", Code("--unit"), "). ")
 
 
 def _heterogeneity(side: dict) -> str:
@@ -370,17 +377,13 @@ def _heterogeneity(side: dict) -> str:
 ROW_HEADER = ["cell", "workload", "A µs", "B µs", "change", "95% interval", "p (Holm)", "verdict"]
 
 
-def row_cells(r: dict) -> list[str]:
-    """A pair's row (ROW_HEADER's columns) as text, for COMPARE.md and report.html's section."""
-    mark = {"slower": "slower", "faster": "faster"}.get(r["verdict"], "~")
-    interval = f"{_pct(r['low'])} … {_pct(r['high'])}"
+def row_cells(r: dict) -> list:
+    """A pair's row (ROW_HEADER's columns), for COMPARE.md and report.html's section."""
+    interval = Text(_change(r["low"]), " … ", _change(r["high"]))
     if min(r["n_a"], r["n_b"]) < 2:
-        interval = "– (one value)"
+        interval = Text("– (one value)")
     elif r["coverage"] < 0.95:
         interval += f" ({r['coverage'] * 100:.0f}%)"
-    return [f"`{r['cell']}`", r["workload"], f"{r['median_a']:.4g} (n={r['n_a']})",
-            f"{r['median_b']:.4g} (n={r['n_b']})", _pct(r["change"]), interval, f"{r['p_holm']:.2g}", mark]
-
-
-def _line(r: dict) -> str:
-    return "| " + " | ".join(row_cells(r)) + " |"
+    return [Code(r["cell"]), r["workload"], Text(Value(r["median_a"], spec=".4g"), f" (n={r['n_a']})"),
+            Text(Value(r["median_b"], spec=".4g"), f" (n={r['n_b']})"), _change(r["change"]), interval,
+            Value(r["p_holm"], spec=".2g"), r["verdict"] if r["verdict"] in ("slower", "faster") else "~"]

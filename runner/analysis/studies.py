@@ -29,10 +29,10 @@ from pathlib import Path
 
 from . import records, setup
 from .report import markdown
-from .report.blocks import Heading, Paragraph, Table
+from .report.blocks import Code, Heading, Paragraph, Table, Text, Value
 from .report.figures import Figure, figure
 from .report.sections.context import Context
-from .report.text import NONE, median, num, one_line
+from .report.text import NONE, one_line, value
 
 IDL = Path(__file__).resolve().parents[2] / "idl"
 STUDIES_FILE = "studies.json"
@@ -58,11 +58,12 @@ TIME_UNITS = (("s", 1e6), ("ms", 1e3), ("µs", 1.0))
 # Measured / published beyond these bounds gets a line of reading.
 FAR = 2.0
 HEADER = ["figure (source)", "published", "measured", "on", "measured / published", "reading"]
-INTRO = ("Each published figure beside this run's: on the study's own stack (Java client and server) where the "
-         "suite has it, in the study's statistic and unit, and on its basis (the `on` column says which cells and "
-         "how). Where the two differ by more than 2× a line says what differs. The suite has one path, client and "
-         "server in two network namespaces on one host: a study's local and networked figures both meet it. Over "
-         "several passes a measured figure is the median of its passes with a 95% interval in brackets.")
+INTRO = Text("Each published figure beside this run's: on the study's own stack (Java client and server) where "
+             "the suite has it, in the study's statistic and unit, and on its basis (the ", Code("on"), " column "
+             "says which cells and how). Where the two differ by more than 2× a line says what differs. The suite "
+             "has one path, client and server in two network namespaces on one host: a study's local and networked "
+             "figures both meet it. Over several passes a measured figure is the median of its passes with a 95% "
+             "interval in brackets.")
 
 
 class StudyError(ValueError):
@@ -70,7 +71,11 @@ class StudyError(ValueError):
 
 
 class Missing(Exception):
-    """Why a figure has no measured value in this run."""
+    """Why a figure has no measured value in this run: its one argument, text (str or blocks.Text)."""
+
+    @property
+    def text(self) -> Text:
+        return Text(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -78,17 +83,18 @@ class Measure:
     """A figure as this run measured it: per pass, in the study's unit (a claim: its worst ratio)."""
     values: dict
     cells: list
-    basis: str
+    basis: Text | str
 
 
 @dataclass(frozen=True)
 class Row:
+    """A figure's row: each cell a str, a Value or a Text."""
     figure: str
-    published: str
-    measured: str
-    on: str
-    ratio: str
-    reading: str
+    published: object
+    measured: object
+    on: object
+    ratio: object
+    reading: object
 
     def cells(self) -> list:
         return [self.figure, self.published, self.measured, self.on, self.ratio, self.reading]
@@ -125,24 +131,24 @@ def chosen(ctx: Context, member, stack: dict) -> str:
     return next((n for n in names if n in ctx.figures.cell_names), names[0])
 
 
-def why_missing(ctx: Context, cell: str, workload: str) -> str:
+def why_missing(ctx: Context, cell: str, workload: str) -> Text:
     """Why this run has no figure for (cell, workload), from the run's cells, records and plan."""
     figures, protocol = ctx.figures, cell.split("/")[0]
     if protocol not in figures.protocols:
         left_out = next((e["reason"] for e in ctx.run.get("left_out") or []
                          if e["protocol"] == protocol and not e.get("implementation")), None)
-        return f"`{protocol}` is not in this run" + (f" (opt-in: {left_out})" if left_out else "")
+        return Text(Code(protocol), " is not in this run", f" (opt-in: {left_out})" if left_out else "")
     if cell not in figures.cell_names:
-        return f"this run has no cell `{cell}`"
+        return Text("this run has no cell ", Code(cell))
     for part in (workload, "vectors"):
         rec = figures.record(cell, part)
         if rec is not None and rec["status"] != "pass":
-            return f"{rec['status']} on `{cell}`: {one_line(rec.get('reason') or '')}"
+            return Text(f"{rec['status']} on ", Code(cell), f": {one_line(rec.get('reason') or '')}")
     if workload in ctx.unsupported.get(protocol, {}):
-        return f"`{workload}` unsupported on `{protocol}`: {ctx.unsupported[protocol][workload]}"
+        return Text(Code(workload), " unsupported on ", Code(protocol), f": {ctx.unsupported[protocol][workload]}")
     if workload != "vectors" and workload not in ctx.workloads.get(protocol, []):
-        return f"`{workload}` is not in profile `{ctx.run['profile']['name']}`"
-    return f"no record of `{workload}` on `{cell}`"
+        return Text(Code(workload), " is not in profile ", Code(ctx.run["profile"]["name"]))
+    return Text("no record of ", Code(workload), " on ", Code(cell))
 
 
 def per_pass(ctx: Context, cell: str, workload: str, value_of, what: str) -> dict:
@@ -155,7 +161,7 @@ def per_pass(ctx: Context, cell: str, workload: str, value_of, what: str) -> dic
     if not passing:
         raise Missing(why_missing(ctx, cell, workload))
     why = f" ({setup.wire(ctx.run)})" if what == "wire" and not setup.wire_measured(ctx.run) else ""
-    raise Missing(f"{what} not measured on `{cell}`{why}")
+    raise Missing(Text(f"{what} not measured on ", Code(cell), why))
 
 
 def combine(parts: list[dict], how) -> dict:
@@ -179,7 +185,8 @@ def rtt(ctx: Context, cell: str, workload: str, stat: str) -> dict:
 def baseline_of(ctx: Context, cell: str) -> str:
     base = ctx.figures.baseline_cell(ctx.figures.cell(cell)) if cell in ctx.figures.cell_names else None
     if base is None:
-        raise Missing(f"no `{ctx.figures.baseline}` cell for the languages of `{cell}`, to take the path off")
+        raise Missing(Text("no ", Code(str(ctx.figures.baseline)), " cell for the languages of ", Code(cell),
+                           ", to take the path off"))
     return base
 
 
@@ -215,11 +222,12 @@ def measure_rtt_ratio(ctx: Context, study: dict, spec: dict) -> Measure:
                     for w in spec["workloads"]]
     defined = [{p: v for p, v in part.items() if v is not None} for part in per_workload]
     if not all(defined):
-        raise Missing(f"no net of the path: `{a}` or `{b}` is no slower than the baseline "
-                      f"(gross ×{num(median_of(gross).median)})")
+        raise Missing(Text("no net of the path: ", Code(a), " or ", Code(b), " is no slower than the baseline (gross ",
+                           Value(median_of(gross).median, prefix="×"), ")"))
     net = combine(defined, geomean)
-    paths = " and ".join(dict.fromkeys(f"`{c}`" for c in (base_a, base_b)))
-    return Measure(net, [a, b], f"{basis}, net of the path (less {paths}); gross ×{num(median_of(gross).median)}")
+    paths = Text.join(" and ", [Code(c) for c in dict.fromkeys((base_a, base_b))])
+    return Measure(net, [a, b], Text(basis, ", net of the path (less ", paths, "); gross ",
+                                     Value(median_of(gross).median, prefix="×")))
 
 
 def measure_instantiation(ctx: Context, study: dict, spec: dict) -> Measure:
@@ -301,11 +309,11 @@ def member_rtts(ctx: Context, study: dict, spec: dict, members: list) -> tuple[d
             try:
                 values[w] = rtt(ctx, cell, w, stat)
             except Missing as missing:
-                why = why or str(missing)
+                why = why or missing.text
         if values:
             found[cell] = values
         else:
-            dropped.append(f"without `{cell}`: {why}")
+            dropped.append(Text("without ", Code(cell), ": ", why))
     return found, dropped
 
 
@@ -323,9 +331,9 @@ def worst(workloads: list[str], groups: list[dict], ratio_of) -> dict:
     return combine(per_workload, max)
 
 
-def claim_basis(spec: dict, how: str, workloads: list[str], worst_case: str, dropped: list[str]) -> str:
-    return "; ".join([f"{STATISTICS[spec.get('statistic', 'p50')]}: {how}, worst of {', '.join(workloads)}",
-                      worst_case] + dropped)
+def claim_basis(spec: dict, how: str, workloads: list[str], worst_case: Text, dropped: list[Text]) -> Text:
+    return Text.join("; ", [f"{STATISTICS[spec.get('statistic', 'p50')]}: {how}, worst of {', '.join(workloads)}",
+                            worst_case] + dropped)
 
 
 def medians(group: dict, workload: str) -> dict:
@@ -341,11 +349,13 @@ def worst_case(workloads: list[str], top_group: dict, bottom_group: dict) -> str
         slowest, fastest = max(top, key=top.get), min(bottom, key=bottom.get)
         return top[slowest] / bottom[fastest], w, slowest, fastest
     _, w, slowest, fastest = max(gap(w) for w in workloads)
-    return f"worst on {w}: `{slowest}` against `{fastest}`"
+    return Text(f"worst on {w}: ", Code(slowest), " against ", Code(fastest))
 
 
-def first_reason(dropped: list[str]) -> str:
-    return dropped[0] + (f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else "") if dropped else "no member"
+def first_reason(dropped: list[Text]) -> Text:
+    if not dropped:
+        return Text("no member")
+    return Text(dropped[0], f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else "")
 
 
 def measure_order(ctx: Context, study: dict, spec: dict) -> Measure:
@@ -385,17 +395,18 @@ def median_of(values: dict) -> Figure:
 
 # -- a row per figure ----------------------------------------------------------------------------------------
 
-def with_unit(text: str, unit: str | None) -> str:
-    return f"×{text}" if unit == "×" else f"{text} {unit}" if unit else text
+def with_unit(unit: str | None) -> dict:
+    """A figure's unit as Value's prefix (×) or unit."""
+    return {"prefix": "×"} if unit == "×" else {"unit": f" {unit}"} if unit else {}
 
 
-def published_text(spec: dict) -> str:
+def published_text(spec: dict) -> Text:
     if spec["quantity"] == "order":
-        return "claimed (charts without numbers)"
+        return Text("claimed (charts without numbers)")
     if spec["quantity"] == "similar":
-        return f"claimed; read as within ×{spec['within']:g}"
-    text = with_unit(f"{spec['published']:,}", spec.get("unit"))
-    return text + (f" per {spec['per_calls']:,} calls" if spec.get("per_calls") else "")
+        return Text("claimed; read as within ", Value(spec["within"], spec="g", prefix="×"))
+    return Text(Value(spec["published"], spec=",", **with_unit(spec.get("unit"))),
+                f" per {spec['per_calls']:,} calls" if spec.get("per_calls") else "")
 
 
 def is_claim(spec: dict) -> bool:
@@ -406,36 +417,36 @@ def claim_holds(spec: dict, fig: Figure) -> bool:
     return fig.median < 1 if spec["quantity"] == "order" else fig.median <= spec["within"]
 
 
-def readable_time(fig: Figure, unit: str) -> str:
+def readable_time(fig: Figure, unit: str) -> Value:
     """A time in the largest unit it has at least one of: 0.000111 s reads 111 µs."""
     in_us = fig.median * MICROSECONDS[unit]
     name, size = next(((n, size) for n, size in TIME_UNITS if in_us >= size), TIME_UNITS[-1])
-    return f"{median(fig, scale=MICROSECONDS[unit] / size)} {name}"
+    return value(fig, scale=MICROSECONDS[unit] / size, unit=f" {name}")
 
 
-def measured_text(spec: dict, fig: Figure) -> str:
+def measured_text(spec: dict, fig: Figure) -> Text:
     if is_claim(spec):
-        return f"{'holds' if claim_holds(spec, fig) else 'does not hold'}: worst ×{median(fig)}"
+        return Text(f"{'holds' if claim_holds(spec, fig) else 'does not hold'}: worst ", value(fig, prefix="×"))
     if spec.get("unit") in MICROSECONDS:
-        return readable_time(fig, spec["unit"])
-    return with_unit(median(fig, digits=4 if spec["quantity"] in ("bytes", "packets") else 3), spec.get("unit"))
+        return Text(readable_time(fig, spec["unit"]))
+    return Text(value(fig, digits=4 if spec["quantity"] in ("bytes", "packets") else 3, **with_unit(spec.get("unit"))))
 
 
-def stand_ins(ctx: Context, study: dict, spec: dict) -> list[str]:
+def stand_ins(ctx: Context, study: dict, spec: dict) -> list[Text]:
     """For each list of alternatives whose first this run has not, which cell stood in."""
     members = spec.get("protocols", []) + spec.get("faster", []) + spec.get("slower", [])
     notes = []
     for member in (m for m in members if isinstance(m, list)):
         used, first = chosen(ctx, member, study["stack"]), cell_name(member[0], study["stack"])
         if used != first:
-            notes.append(f"`{used}` stands in for `{first}`, which this run has not")
+            notes.append(Text(Code(used), " stands in for ", Code(first), ", which this run has not"))
     return list(dict.fromkeys(notes))
 
 
-def on_text(ctx: Context, study: dict, spec: dict, measure: Measure) -> str:
-    cells = " ÷ ".join(f"`{c}`" for c in measure.cells) if spec["quantity"].endswith("-ratio") \
-        else ", ".join(f"`{c}`" for c in measure.cells)
-    return "; ".join(filter(None, [cells, measure.basis, spec.get("note")] + stand_ins(ctx, study, spec)))
+def on_text(ctx: Context, study: dict, spec: dict, measure: Measure) -> Text:
+    cells = Text.join(" ÷ " if spec["quantity"].endswith("-ratio") else ", ", [Code(c) for c in measure.cells])
+    return Text.join("; ", [part for part in [cells, measure.basis, spec.get("note")] + stand_ins(ctx, study, spec)
+                            if part])
 
 
 def far_apart(ratio: float) -> bool:
@@ -450,7 +461,7 @@ def row(ctx: Context, study: dict, spec: dict) -> Row:
     try:
         measure = MEASURES[spec["quantity"]](ctx, study, spec)
     except Missing as why:
-        return Row(label, published_text(spec), NONE, NONE, NONE, f"not measured: {why}")
+        return Row(label, published_text(spec), NONE, NONE, NONE, Text("not measured: ", why.text))
     fig = median_of(measure.values)
     reading = spec.get("reading") or study["reading"]
     if is_claim(spec):
@@ -458,19 +469,19 @@ def row(ctx: Context, study: dict, spec: dict) -> Row:
                    "" if claim_holds(spec, fig) else reading)
     ratio = fig.median / spec["published"]
     return Row(label, published_text(spec), measured_text(spec, fig), on_text(ctx, study, spec, measure),
-               num(ratio, 2), reading if far_apart(ratio) else "")
+               Value(ratio, digits=2), reading if far_apart(ratio) else "")
 
 
 # -- blocks and text -------------------------------------------------------------------------------------------
 
-def this_run(ctx: Context) -> str:
+def this_run(ctx: Context) -> Text:
     run = ctx.run
     path = ("client and server on one host, in two network namespaces joined by a veth pair"
             if setup.wire_measured(run) else "client and server over 127.0.0.1")
     passes = len(ctx.figures.passes)
-    return (f"This run: `{run.get('run_id', '?')}`, profile `{run['profile']['name']}`, {passes} "
-            f"pass{'es' if passes > 1 else ''}; {run.get('cpus', '?')} × {run.get('cpu_model', '?')}, "
-            f"kernel {run.get('kernel', '?')}; {path}.")
+    return Text("This run: ", Code(str(run.get("run_id", "?"))), ", profile ", Code(run["profile"]["name"]),
+                f", {passes} pass{'es' if passes > 1 else ''}; {run.get('cpus', '?')} × {run.get('cpu_model', '?')}, "
+                f"kernel {run.get('kernel', '?')}; {path}.")
 
 
 def study_blocks(ctx: Context, study: dict, level: int) -> list:
@@ -481,7 +492,8 @@ def study_blocks(ctx: Context, study: dict, level: int) -> list:
 
 def document(ctx: Context, studies: list[dict]) -> list:
     """STUDY.md: the given studies beside the run."""
-    out = [Heading(1, f"The studies side by side with run `{ctx.run.get('run_id', '?')}`"), Paragraph(INTRO)]
+    out = [Heading(1, Text("The studies side by side with run ", Code(str(ctx.run.get("run_id", "?"))))),
+           Paragraph(INTRO)]
     for study in studies:
         out += study_blocks(ctx, study, 2)
     return out

@@ -8,9 +8,27 @@ from pathlib import Path
 
 import pytest
 
-from analysis import agreement, environment, exports, known_failures, plan, publish, records, report, stats
+from analysis import agreement, environment, exports, known_failures, plan, publish, records, stats
 from analysis.report import flags
+from analysis.report.blocks import (
+    Bullets,
+    Code,
+    Heading,
+    Mark,
+    NoteRef,
+    Numbered,
+    Paragraph,
+    Status,
+    Strong,
+    Table,
+    Text,
+    Value,
+)
 from analysis.report.figures import Figures
+from analysis.report.sections import documents
+from analysis.report.sections.context import Context
+from analysis.report.tables import titled
+from analysis.report.text import plain
 
 IDL = Path(__file__).resolve().parents[2] / "idl"
 
@@ -195,14 +213,34 @@ def _run_dir(tmp_path: Path) -> Path:
     return run
 
 
-def _report(run: Path, recs: list[dict], cells: list[dict]) -> str:
-    """Every file of the report (REPORT.md, then report/<protocol>.md and report/run.md) as one text."""
-    return "".join(report.files(run, recs, cells, {"expected": [], "unexpected": [], "stale": []}).values())
+def _report(run: Path, recs: list[dict], cells: list[dict]) -> dict[str, list]:
+    """Each file of the report (REPORT.md, then report/<protocol>.md and report/run.md) and its blocks."""
+    return documents(Context.load(run, recs, cells, {"expected": [], "unexpected": [], "stale": []}))
 
 
-def _row(text: str, first: str) -> str:
-    """The report's table row whose first cell is first."""
-    return next(line for line in text.splitlines() if line.startswith(f"| {first} |"))
+def _table(blocks: list, heading: str, nth: int = 0) -> Table:
+    """The nth table under a heading that starts with `heading` (the nearest heading before each table)."""
+    return [table for title, table in titled(blocks) if plain(title).startswith(heading)][nth]
+
+
+def _items(blocks: list) -> list[Text]:
+    """Every item of the blocks' lists (bullets and numbered: the notes), as Text."""
+    return [Text(item) for b in blocks if isinstance(b, (Bullets, Numbered)) for item in b.items]
+
+
+def _notes(blocks: list) -> list[Text]:
+    """The file's notes, in their order: [1], [2], ..."""
+    return [Text(item) for item in blocks[blocks.index(Heading(2, "Notes")) + 1].items]
+
+
+def _values(cell) -> list[float]:
+    """The figures of a cell, in order."""
+    return [v.value for v in Text(cell).of(Value)]
+
+
+def _marks(cell) -> list[Mark]:
+    """The marks a cell carries after its figures (each figure's own, as ≠, in Value.marks)."""
+    return Text(cell).of(Mark)
 
 
 def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
@@ -219,13 +257,20 @@ def test_report_matrix_unsupported_note_and_baseline_multiple(tmp_path):
                  cpu_us_per_call={"client": 1, "server": 2}, wire_per_call=None,
                  rss_kb={"client_peak": 2048, "server_peak": 4096})
         recs.append(r)
-    text = _report(run, recs, cells)
-    assert "| **a** | ✅ 1/2 pass, 1 unsupported | ➖ unsupported [1] |" in text
-    assert "1. b has no x" in text
-    assert "- n: no NaN in x" in text
-    assert "| x/a→a | ×3.50 |" in text
-    assert text.count("- a: closes every connection after 100 requests") == 1
-    assert "| client→server | raw | x |" in text and "| a→a | 10 | 35 ⚠ (×3.5) |" in text
+    docs = _report(run, recs, cells)
+    x, detail = docs["report/x.md"], docs["report/run.md"]
+    assert _table(x, "Interop: vectors per cell").row(Strong("a")) == \
+        [Strong("a"), Text(Status("pass"), " 1/2 pass, 1 unsupported"), Text(Status("unsupported"), " unsupported ",
+                                                                          NoteRef(1))]
+    assert _notes(x) == [Text("b has no x")]
+    assert Text("n: no NaN in x") in _items(x)
+    against = _table(detail, "Every protocol against the")
+    assert against.cell("x/a→a", "ping") == Text(Value(3.5, spec=".2f", prefix="×"))
+    assert _items(x).count(Text("a: closes every connection after 100 requests")) == 1
+    side_by_side = _table(detail, "ping")  # the protocols side by side, on the headline workload
+    assert side_by_side.header == ["client→server", "raw", "x"] and _values(side_by_side.cell("a→a", "raw")) == [10]
+    x_cell = side_by_side.cell("a→a", "x")
+    assert _values(x_cell) == [35, 3.5] and x_cell.of(Value)[0].marks == (Mark(flags.Flag.UNSTABLE),)
     counts = flags.counts(Figures(recs, cells, "raw"))
     assert (counts.unstable, counts.timed) == (1, 2)
 
@@ -244,10 +289,13 @@ def test_report_time_wait_beside_new_connections_and_resumptions(tmp_path):
         r.update(rtt_us={"p50": 100.0, "p99": 120.0, "trimmed_mean": 100.0, "cv": 0.1, "rep_cv": 0.01},
                  wire_per_call={"connections": conn}, time_wait={"client": 28000, "server": 3})
         recs.append(r)
-    text = _report(run, recs, cells)
-    assert "| a→s | 1,000 (TIME_WAIT 28,000 / 3) |" in text
-    assert "| b→s | 0 |" in text
-    assert "after 3 of 8 cells, on another boot" in _row(text, "Resumed (1)")
+    docs = _report(run, recs, cells)
+    connections = _table(docs["report/x.md"], "New TCP connections per 1,000 calls")
+    # per 1,000 calls, then the sockets in TIME_WAIT (client / server) where there are new connections
+    assert _values(connections.cell("a→s", "ping")) == [1000, 28000, 3]
+    assert _values(connections.cell("b→s", "ping")) == [0]
+    resumed = Text(_table(docs["report/run.md"], "Environment and method").row("Resumed (1)")[1])
+    assert "after 3 of 8 cells, on another boot" in resumed
 
 
 def test_report_marks_calls_that_wait_on_neither_side(tmp_path):
@@ -265,16 +313,22 @@ def test_report_marks_calls_that_wait_on_neither_side(tmp_path):
     # cell and pass: here on each cell's vectors record, the first three)
     for r, steal, probe in zip(recs[:len(cells)], (41900.0, 10.0, 10.0), (80e6, 40e6, 40e6), strict=True):
         r.update(steal_ms=steal, calibration_ns=probe)
-    text = _report(run, recs, cells)
-    assert "| a→s | 800 / 800 ⏸wait[1] |" in text
-    assert "| b→s | 45 / 45 |" in text and "| c→s | 100 / 100 |" in text
+    docs = _report(run, recs, cells)
+    x = docs["report/x.md"]
+    cpu = _table(x, "CPU time per call, µs")
+    assert _values(cpu.cell("a→s", "ping")) == [800, 800] and _marks(cpu.cell("a→s", "ping")) == \
+        [Mark(flags.Flag.WAIT, NoteRef(1))]
+    for cell, us in (("b→s", 45), ("c→s", 100)):
+        assert _values(cpu.cell(cell, "ping")) == [us, us] and _marks(cpu.cell(cell, "ping")) == []
     # the note on the wait gives the host around the cell
-    note = text.split("## Notes")[1]
-    assert "1. `x/a→s` ping: p50 44,000 µs" in note and "41.9 s of steal, CPU probe ×2.00 the median" in note
+    note = _notes(x)[0]
+    assert Text(Code("x/a→s"), " ping: p50 ") in note and _values(note)[0] == 44000
+    assert "41.9 s of steal, CPU probe ×2.00 the median" in note
     figures = Figures(recs, cells, None)
     assert flags.workload_cpu_flags(figures, "x/a→s", "ping")[flags.Flag.WAIT]["idle_us"] == 44000 - 1600
     counts = flags.counts(figures)
-    assert (counts.wait, counts.with_cpu) == (1, 3) and "**Waits**" in text
+    assert (counts.wait, counts.with_cpu) == (1, 3)
+    assert any(isinstance(b, Paragraph) and Text(b.text).runs[0] == Strong("Waits") for b in docs["report/run.md"])
 
 
 def test_report_negative_tests_and_published_metadata(tmp_path):
@@ -292,13 +346,21 @@ def test_report_negative_tests_and_published_metadata(tmp_path):
             _rec("raw/a→a", "vectors", "pass", vectors=[{"id": "refuse_a", "status": "unsupported", "reason": "-"}])]
     recs[0]["metadata"] = {"consumable": True, "reason": ""}
     recs[1]["metadata"] = {"consumable": False, "reason": "xsd:import answers with HTML"}
-    text = _report(run, recs, cells)
-    negative = text.split("## Negative tests")[1]
-    assert "| cell | wrong-password |" in negative and "tampered-body" not in negative.split("\n\n## ")[0]
-    assert "| `x/a→s` | ✅ SOAP Fault \\| wsse:FailedAuthentication |" in negative
-    assert "| `x/b→s` | ❌ [" in negative and "raw/a→a" not in negative
-    assert "### Published metadata" in text and "| **a** | ✅ |" in text and "| **b** | ❌ [" in text
-    assert "xsd:import answers with HTML" in text
+    docs = _report(run, recs, cells)
+    hostile = docs["report/hostile-peers.md"]
+    negative = _table(hostile, "Negative tests")
+    # only the attack some cell ran has a column; how a refusal looked in its cell, why a test failed in a note
+    assert negative.header == ["cell", "wrong-password"] and [row[0] for row in negative.rows] == \
+        [Code("x/a→s"), Code("x/b→s")]
+    assert negative.cell(Code("x/a→s"), "wrong-password") == \
+        Text(Status("pass"), " SOAP Fault | wsse:FailedAuthentication")
+    assert negative.cell(Code("x/b→s"), "wrong-password") == Text(Status("fail"), " ", NoteRef(1))
+    assert _notes(hostile) == [Text("the server answered the defective call")]
+    x = docs["report/x.md"]
+    metadata = _table(x, "Published metadata")
+    assert metadata.cell(Strong("a"), "s") == Text(Status("pass"))
+    assert metadata.cell(Strong("b"), "s") == Text(Status("fail"), " ", NoteRef(2))
+    assert _notes(x)[1] == Text("xsd:import answers with HTML")
 
 
 def test_report_message_size_against_the_baseline_and_the_plain_variant(tmp_path):
@@ -315,10 +377,11 @@ def test_report_message_size_against_the_baseline_and_the_plain_variant(tmp_path
         r.update(rtt_us={"p50": 10.0, "p99": 10.0, "trimmed_mean": 10.0, "cv": 0.1, "rep_cv": 0.01},
                  wire_per_call={"bytes_c2s": up, "bytes_s2c": down, "packets_c2s": 1, "packets_s2c": 1})
         recs += [_rec(cell, "vectors", "pass", vectors=[{"id": "v", "status": "pass"}]), r]
-    text = _report(run, recs, cells)
-    sizes = text.split("## Message size on the wire")[1]
-    assert "| `soap` | 600 (×4.3 raw) |" in sizes
-    assert "| `wss` | 4200 (×30.0 raw, ×7.0 soap) |" in sizes
+    sizes = _table(_report(run, recs, cells)["report/run.md"], "Message size on the wire")
+    # bytes per call both ways, then as a multiple of the baseline's and, for a secured variant, of its plain one
+    soap, wss = sizes.cell(Code("soap"), "ping"), sizes.cell(Code("wss"), "ping")
+    assert _values(soap) == [600, pytest.approx(600 / 140)] and soap.runs[-1] == " raw)"
+    assert _values(wss) == [4200, 30, 7] and Text(" raw, ") in wss and wss.runs[-1] == " soap)"
 
 
 def test_records_last_one_wins(tmp_path):
@@ -503,38 +566,69 @@ def _multi_pass_run(tmp_path: Path):
     return run, recs, cells
 
 
+def _ci(value: Value) -> tuple:
+    """A figure's median and 95% interval across passes."""
+    return value.value, value.low, value.high
+
+
 def test_report_of_several_passes(tmp_path):
     run, recs, cells = _multi_pass_run(tmp_path)
-    text = _report(run, recs, cells)
+    docs = _report(run, recs, cells)
+    x, raw, detail = docs["report/x.md"], docs["report/rawtcp.md"], docs["report/run.md"]
+    disagree, bimodal = Mark(flags.Flag.DISAGREE), Mark(flags.Flag.BIMODAL, NoteRef(1))
     # medians across passes with their 95% CI (t-interval on the log scale of 30, 40, 50), flagged as disagreeing
-    assert "| a→a | 40 [20.7–74] ≠ / 60 [31.1–111] ⧉[1] ⌛ |" in text
-    assert "1. `x/a→a` ping: two modes" in text and "pass 1: 20 µs (70%) and 80 µs (30%)" in text
-    assert "| java→java | 12 [12–12] / 18 [18–18] |" in text
+    rtt = _table(x, "Round-trip time, µs").cell("a→a", "ping")
+    p50, p99 = rtt.of(Value)
+    assert _ci(p50) == (40, pytest.approx(20.7, abs=0.05), pytest.approx(74, abs=0.5)) and p50.marks == (disagree,)
+    assert _ci(p99) == (60, pytest.approx(31.1, abs=0.05), pytest.approx(111, abs=0.5)) and p99.marks == ()
+    assert _marks(rtt) == [bimodal, Mark(flags.Flag.NOT_STEADY)]
+    note = _notes(x)[0]
+    assert Text(Code("x/a→a"), " ping: two modes") in note and "pass 1: 20 µs (70%) and 80 µs (30%)" in note
+    p50, p99 = _table(raw, "Round-trip time, µs").cell("java→java", "ping").of(Value)
+    assert (_ci(p50), _ci(p99)) == ((12, 12, 12), pytest.approx((18, 18, 18))) and p50.marks == ()
     figures = Figures(recs, cells, "rawtcp")
     counts = flags.counts(figures)
     assert (counts.disagree, counts.cpu_over_rtt, counts.timed, counts.with_cpu) == (2, 1, 3, 3)
     # the floor and each language's raw baseline against it (targets 1.3x, Java 1.1x)
-    assert "## The machine's floor" in text and "| 2 | 10.2 | 15.3 |  |" in text
+    floor = _table(detail, "The machine's floor")
+    assert floor.row("2") == ["2", Value(10.2), Value(pytest.approx(15.3)), ""]
     # 12, 12.5, 12.2: the t-interval's half-width (0.63) is over 5% of the median: ≠; the multiple is the
     # median of each pass's p50 over that pass's floor (12/10, 12.5/10.2, 12.2/9.8), not of the medians
-    assert "| `rawtcp/a→a` | 12.2 [11.6–12.9] ≠ | ×1.23 | ≤ 1.3× | ✅ met |" in text
-    assert "| `rawtcp/java→java` | 12 [12–12] | ×1.20 | ≤ 1.1× | ❌ not met |" in text
+    baselines = _table(detail, "The machine's floor", -1)  # the last: each language's baseline
+    p50, multiple, target, verdict = baselines.row(Code("rawtcp/a→a"))[1:]
+    assert _ci(p50) == (12.2, pytest.approx(11.6, abs=0.05), pytest.approx(12.9, abs=0.05))
+    assert p50.marks == (disagree,) and multiple.value == pytest.approx(12.5 / 10.2) and multiple.prefix == "×"
+    assert (target, verdict) == ("≤ 1.3×", Text(Status("pass"), " met"))
+    p50, multiple, target, verdict = baselines.row(Code("rawtcp/java→java"))[1:]
+    assert _ci(p50) == (12, 12, 12) and p50.marks == () and multiple.value == pytest.approx(12 / 10)
+    assert (target, verdict) == ("≤ 1.1×", Text(Status("fail"), " not met"))
     # handler time and its share of the round trip
-    assert "| a→a | 4 (10%) |" in text and "| a→a | 4 (33%) |" in text
+    handler = "Handler time, µs"
+    assert _values(_table(x, handler).cell("a→a", "ping")) == [4, pytest.approx(4 / 40)]
+    assert _values(_table(raw, handler).cell("a→a", "ping")) == [4, pytest.approx(4 / 12.2)]
     # CPU: repetitions disagree, and client + server over 1.2x the mean RTT (60 > 48)
-    assert "| a→a | 30 [30–30] / 30 [30–30] ⚠cpu ⚠>rtt |" in text
+    cpu = _table(x, "CPU time per call, µs").cell("a→a", "ping")
+    assert [_ci(v) for v in cpu.of(Value)] == [pytest.approx((30, 30, 30))] * 2
+    assert _marks(cpu) == [Mark(flags.Flag.CPU_UNSTABLE), Mark(flags.Flag.CPU_OVER_RTT)]
     # environment, host, thread models, unsupported workloads, exits, threads, warm-up
-    assert "| CPU pinning | server on CPU 1, client on CPU 0 (cpuset cgroups) |" in text
-    assert "| CPU probe, ms | 100 | 100 | 150 | max/min ×1.50 |" in text
-    assert "total 90 ms over 9 cell runs" in _row(text, "steal per cell, ms")
+    assert _table(detail, "Environment and method").row("CPU pinning")[1] == \
+        "server on CPU 1, client on CPU 0 (cpuset cgroups)"
+    host = _table(detail, "Steal time and CPU probe")
+    assert _values(Text(*host.row("CPU probe, ms")[1:])) == [100, 100, 150, 1.5]
+    assert host.row("steal per cell, ms")[4] == Text("total ", Value(90), " ms over 9 cell runs")
     assert [k for _, k in flags.slow_probes(figures.probe, figures.probe_median)] == [("x/a→a", p) for p in (1, 2, 3)]
-    assert "`x/a→a` (pass 1) ×1.50, `x/a→a` (pass 2)" in text
-    assert "| `a` | server | a | xlib 1.0 | event loop, one thread | keep-alive | transport epoll |" in text
-    assert "- randomDoublesStream50k: no streaming in x" in text
-    assert "- `x/a→a` pass 2: the server exited with status 137" in text
-    assert "| a→a | 2 [2–2] | 2 | 4 | 2 | 17 | 2 |" in text
-    assert "| a→a | 2/3 | 1.5 | ping (pass 2) |" in text
-    assert "| x/a→a | ×3.28 |" in text  # 40 / 12.2
+    slow = next(Text(b.text) for b in detail if isinstance(b, Paragraph) and "Cells whose probe ran" in Text(b.text))
+    assert Text(Code("x/a→a"), " (pass 1) ", Value(1.5, spec=".2f", prefix="×"), ", ", Code("x/a→a"),
+                " (pass 2)") in slow
+    assert _table(x, "Implementations and thread models").row(Code("a")) == \
+        [Code("a"), "server", "a", "xlib 1.0", "event loop, one thread", "keep-alive", "transport epoll"]
+    assert Text("randomDoublesStream50k: no streaming in x") in _items(x)
+    assert any(Text(Code("x/a→a"), " pass 2: the server exited with status 137") in item for item in _items(detail))
+    memory = _table(x, "Instantiation, memory and threads").row("a→a")
+    assert _ci(Text(memory[1]).of(Value)[0]) == pytest.approx((2, 2, 2)) and _values(Text(*memory[2:5])) == [2, 4, 2]
+    assert memory[5:] == ["17", "2"]
+    assert _table(x, "Warm-up").row("a→a")[:4] == ["a→a", "2/3", Value(1.5), "ping (pass 2)"]
+    assert _values(_table(detail, "Every protocol against the").cell("x/a→a", "ping")) == [pytest.approx(40 / 12.2)]
 
 
 # -- agreement of runs ---------------------------------------------------------------------------------
@@ -559,13 +653,21 @@ def test_agreement_share_across_three_runs(tmp_path):
               {("rawtcp/a→b", "w1"): 5, ("rawtcp/a→b", "w2"): 6, ("x/a→b", "w1"): 10.2, ("x/a→b", "w2"): 12},
               {("rawtcp/a→b", "w1"): 5, ("rawtcp/a→b", "w2"): 5, ("x/a→b", "w1"): 9.9, ("x/a→b", "w2"): 10,
                ("x/a→b", "w3"): 7}]
-    text = agreement.render(_agreement_runs(tmp_path, values))
-    assert "# Agreement of 3 runs" in text
-    assert "| p50, µs | 4 | 2 | 50% | ❌ not met |" in text
-    assert "| p50 as a multiple of `rawtcp` (same languages) | 2 | 2 | 100% | ✅ met |" in text
-    assert "| rawtcp | 2 | 50% | (baseline) | – |" in text and "| x | 2 | 50% | 2 | 100% |" in text
-    assert "| `x/a→b` | w2 | 10 / 12 / 10 | 10 | 20% |" in text
-    assert "| run2 | 12 | 300 | 5 |" in text
+    blocks = agreement.blocks(_agreement_runs(tmp_path, values))
+    assert blocks[0] == Heading(1, "Agreement of 3 runs (each the median of its passes)")
+    overall = _table(blocks, "Agreement of 3 runs")
+    # pairs timed in all runs, those within ±5%, the share and whether it meets the target (90%)
+    assert overall.row("p50, µs")[1:3] == ["4", "2"] and _values(overall.cell("p50, µs", "share")) == [0.5]
+    assert overall.cell("p50, µs", "target") == Text(Status("fail"), " not met")
+    multiple = overall.row(Text("p50 as a multiple of ", Code("rawtcp"), " (same languages)"))
+    assert multiple[1:3] == ["2", "2"] and _values(multiple[3]) == [1] and multiple[4] == Text(Status("pass"), " met")
+    protocols = _table(blocks, "Per protocol")
+    assert protocols.row("rawtcp")[1:] == ["2", Value(0.5, spec=".0%"), "(baseline)", "–"]
+    assert protocols.row("x")[1:] == ["2", Value(0.5, spec=".0%"), "2", Value(1.0, spec=".0%")]
+    least = _table(blocks, "The 10 least stable workloads").row(Code("x/a→b"))
+    assert least[1] == "w2" and _values(least[2]) == [10, 12, 10]
+    assert _values(Text(*least[3:])) == [10, pytest.approx(0.2)]  # the median, the worst deviation from it
+    assert _values(Text(*_table(blocks, "What limits agreement").row("run2")[1:3])) == [12, 300]
 
 
 def test_data_bytes_per_call_must_agree_within_2_percent_in_every_pair(tmp_path):
@@ -577,9 +679,13 @@ def test_data_bytes_per_call_must_agree_within_2_percent_in_every_pair(tmp_path)
             if r["cell"] == "rmi/a→b":
                 r["wire_per_call"] = {"payload_c2s": c2s, "payload_s2c": s2c}
         (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    text = agreement.render(runs)
-    assert "1 of 2 (pair, direction) within ±2% of their median across the runs (❌ not every one)" in text
-    assert "| `rmi/a→b` | ping | s2c | 22 / 22.4 / 23 | 22.4 | 2.7% |" in text
+    blocks = agreement.blocks(runs)
+    said = Text(blocks[blocks.index(Heading(2, "Data bytes per call")) + 1].text)
+    assert "1 of 2 (pair, direction) within ±2% of their median across the runs (" in said
+    assert Text(Status("fail"), " not every one") in said
+    outside = _table(blocks, "Data bytes per call").row(Code("rmi/a→b"))
+    assert outside[1:3] == ["ping", "s2c"] and _values(outside[3]) == [22, 22.4, 23]
+    assert _values(Text(*outside[4:])) == [22.4, pytest.approx(0.6 / 22.4)]
 
 
 def test_agreement_of_the_passes_of_one_run(tmp_path):
@@ -588,8 +694,10 @@ def test_agreement_of_the_passes_of_one_run(tmp_path):
     (run / "env.json").write_text(json.dumps({"run": {"baseline": "rawtcp"}}))
     recs = [_timed_rec("x/a→b", "w", p, v) for p, v in ((1, 10.0), (2, 10.4), (3, 9.7))]
     (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    text = agreement.render([run])
-    assert "# Agreement of 3 passes of one run" in text and "| p50, µs | 1 | 1 | 100% | ✅ met |" in text
+    blocks = agreement.blocks([run])
+    assert blocks[0] == Heading(1, "Agreement of 3 passes of one run, each taken as a run")
+    assert _table(blocks, "Agreement of 3").row("p50, µs")[1:] == ["1", "1", Value(1.0, spec=".0%"),
+                                                                 Text(Status("pass"), " met")]
 
 
 # -- publishing ----------------------------------------------------------------------------------------

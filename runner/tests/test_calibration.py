@@ -6,6 +6,8 @@ import pytest
 
 from analysis import __main__ as cli
 from analysis import calibration
+from analysis.report import markdown
+from analysis.report.blocks import Code, Strong, Table, Text, Value
 from synthetic_run import ping_run
 
 # (cell, server language, µs): the Java servers' pings of 50 µs, a Python one's of 400 µs
@@ -55,11 +57,18 @@ def test_the_spin_is_found_where_it_is_large_and_nowhere_else(runs):
 def test_the_command_writes_calibration_md_into_b(runs, capsys):
     assert cli.main(["calibrate", *map(str, runs)]) == 0
     text = (runs[2] / calibration.CALIBRATION_REPORT).read_text()
-    assert "B's servers of java 20 µs busy-waited" in text
-    assert "| A/B: affected pairs flagged slower | ≥ 80% | 100.0% (2 of 2), met |" in text
-    assert "| `rawtcp/java→java` | ping |" in text
+    blocks = calibration.blocks(calibration.calibrate(*runs))
+    assert text == markdown.render(blocks) and "B's servers of java 20 µs busy-waited" in text
+    targets, pairs = (b for b in blocks if isinstance(b, Table))
     # 3 passes a run: compare's default takes the repetitions here, and the table says which column that is
-    assert "| | target | repetitions' medians (benchstat) (compare's default on these runs) | passes' p50s |" in text
+    assert targets.header == ["", "target", "repetitions' medians (benchstat) (compare's default on these runs)",
+                              "passes' p50s"]
+    assert targets.row("A/B: affected pairs flagged slower")[1:] == \
+        ["≥ 80%", Text(Value(1.0, spec=".1%"), " (2 of 2), met"), Text(Value(0.0, spec=".1%"), " (0 of 2), ",
+                                                                      Strong("not met"))]
+    injected = pairs.cell(Code("rawtcp/java→java"), "injected").of(Value)[0]
+    assert injected.value == pytest.approx(0.4, rel=0.05) and pairs.cell(Code("rawtcp/java→java"), "verdict") == \
+        Text("slower (affected)")
     assert "# Calibration of compare" in capsys.readouterr().out
 
 

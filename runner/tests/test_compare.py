@@ -9,6 +9,8 @@ import pytest
 from analysis import __main__ as cli
 from analysis import compare
 from analysis.records import FLOOR_CELL
+from analysis.report import markdown
+from analysis.report.blocks import Code, Text, Value
 from synthetic_run import ping_run
 
 
@@ -110,7 +112,12 @@ def test_compare_command_writes_compare_md_into_run_b(tmp_path, capsys):
     assert out.startswith("1 slower, 0 faster, 1 ~ of 2 (cell, workload) pairs (Holm-corrected p < 0.05 and "
                           "|change| ≥ 5%); the environment (floor) moved +")
     text = (b / compare.COMPARE_REPORT).read_text()
-    assert "values: repetition medians" in text and "| `grpc/java→java` | ping |" in text
+    blocks = compare.blocks(compare.comparison(a, b))
+    assert text == markdown.render(blocks) and "values: repetition medians" in text
+    pairs = blocks[-1]  # every pair, the ones flagged first: grpc's 25% slower
+    assert pairs.row(Code("grpc/java→java"))[1] == "ping" and pairs.cell(Code("grpc/java→java"), "") == Text("slower")
+    change = pairs.cell(Code("grpc/java→java"), "change").of(Value)[0]
+    assert change.value == pytest.approx(0.25, abs=0.05) and change.spec == "+.1%"
     data = compare.comparison(a, b)
     assert {r["cell"]: r["n_a"] for r in data["rows"]} == {"grpc/java→java": 15, "rawtcp/c→c": 15}
 

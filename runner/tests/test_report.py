@@ -1,12 +1,29 @@
-"""The report's figures and flags as data, and its pieces as Markdown: each rule checked on both sides of
-its threshold, on synthetic records (the rendered report itself is smoke-tested in test_analysis.py)."""
+"""The report's figures and flags as data, each rule checked on both sides of its threshold on synthetic
+records, and its pieces (blocks, their text and cells) as each renderer formats them: Markdown, HTML, plain text
+and LaTeX (the report's blocks themselves are tested in test_analysis.py)."""
 import math
 import statistics
 
 import pytest
 
-from analysis.report import flags, markdown, text
-from analysis.report.blocks import Bullets, Heading, Notes, Numbered, Paragraph, Table
+from analysis.report import flags, html, markdown, tables, text
+from analysis.report.blocks import (
+    Bullets,
+    Code,
+    Emphasis,
+    Heading,
+    Link,
+    Mark,
+    NoteRef,
+    Notes,
+    Numbered,
+    Paragraph,
+    Status,
+    Strong,
+    Table,
+    Text,
+    Value,
+)
 from analysis.report.figures import Figures, figure, plain_sibling, representative
 from analysis.report.flags import Flag
 
@@ -228,7 +245,25 @@ def test_a_median_reads_with_its_ci_and_the_disagree_mark():
 
 def test_notes_are_numbered_in_order_of_first_reference():
     notes = Notes()
-    assert [notes.ref(t) for t in ("b", "a", "b")] == ["[1]", "[2]", "[1]"] and notes.texts == ["b", "a"]
+    assert [notes.ref(t) for t in ("b", "a", Text("b"))] == [NoteRef(1), NoteRef(2), NoteRef(1)]
+    assert notes.texts == [Text("b"), Text("a")]
+
+
+# A row of every kind of cell: code linked to a detail file, a figure across passes that disagree with a flag and
+# its note, a status leading its text, strong and emphasised text, a multiple, and text with a pipe and a line break.
+ROW = [Link(Code("p1"), "report/p1.md"),
+       Text(Value(40.0, 20.7, 74.0, marks=(Mark(Flag.DISAGREE),)), " ", Mark(Flag.BIMODAL, NoteRef(1))),
+       Text(Status("fail"), " 0/1"), Text(Strong("down"), " ", Emphasis("after")), Value(3.456, spec=".2f", prefix="×"),
+       "x|y & two\nlines"]
+
+
+def test_text_is_made_of_runs_flattened_and_joined():
+    text = Text("a", Text("b", Code("c")), "", None, Value(1.0), "d")
+    assert text.runs == ("ab", Code("c"), Value(1.0), "d") and text == Text("ab", Code("c"), Value(1.0)) + "d"
+    assert Text.join(", ", [Code("x"), "y"]) == Text(Code("x"), ", y") and not Text("")
+    assert text.of(Code) == [Code("c")] and Text("b", Code("c")) in text and "ab" in text and Code("d") not in text
+    with pytest.raises(TypeError):
+        Text(1)
 
 
 def test_blocks_as_markdown():
@@ -236,3 +271,17 @@ def test_blocks_as_markdown():
               Bullets(["one", "two"]), Numbered(["first"])]
     assert markdown.render(blocks) == ("## Title\n\nSome text.\n\n| a | b |\n|---|---|\n| x\\|y | two lines |\n\n"
                                        "- one\n- two\n\n1. first\n\n")
+    assert markdown.table(["p"], [ROW])[2] == ("| [`p1`](report/p1.md) | 40 [20.7–74] ≠ ⧉[1] | ❌ 0/1 "
+                                               "| **down** *after* | ×3.46 | x\\|y & two lines |")
+
+
+def test_cells_as_html_plain_text_and_latex():
+    # a cell that leads with a status is coloured by it, one whose figures raise flags names them on hover
+    assert html.table_html(["p"], [ROW]).split("<tbody>")[1] == (
+        '<tr><td><a href="#s-p1"><code>p1</code></a></td><td title="≠: disagree; ⧉: bimodal">40 [20.7–74] ≠ ⧉[1]'
+        '</td><td class="fail">❌ 0/1</td><td><strong>down</strong> <em>after</em></td><td>×3.46</td>'
+        "<td>x|y &amp; two\nlines</td></tr></tbody></table>")
+    assert [text.plain(c) for c in ROW] == ["p1", "40 [20.7–74] ≠ ⧉[1]", "❌ 0/1", "down after", "×3.46",
+                                           "x|y & two\nlines"]
+    assert " & ".join(tables.latex_text(c) for c in ROW) == (
+        r"\texttt{p1} & 40 [20.7–74] ≠ ⧉[1] & ❌ 0/1 & \textbf{down} \emph{after} & ×3.46 & x|y \& two" "\nlines")

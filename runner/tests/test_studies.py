@@ -8,9 +8,11 @@ import pytest
 
 from analysis import report, studies
 from analysis.__main__ import main
-from analysis.report.blocks import Notes
+from analysis.report import markdown
+from analysis.report.blocks import Code, Notes, Table, Text, Value
 from analysis.report.figures import Figures
 from analysis.report.sections.context import Context
+from analysis.report.text import plain
 
 IDL = Path(__file__).resolve().parents[2] / "idl"
 STUDIES = studies.load(IDL)
@@ -129,6 +131,12 @@ def _study(*figures: dict) -> dict:
             "figures": list(figures)}
 
 
+def _value(cell) -> Value:
+    """The one figure of a cell."""
+    (value,) = Text(cell).of(Value)
+    return value
+
+
 def _ratio(published: float, **more) -> dict:
     return {"id": "x", "source": "Fig. 1", "quote": "q", "what": "WS / RMI", "quantity": "rtt-ratio",
             "published": published, "unit": "×", "protocols": ["soap11", "rmi"], "workloads": ["echoInt32"],
@@ -145,11 +153,16 @@ def test_a_ratio_net_of_the_path_with_the_gross_one_beside_it():
     spec = _ratio(9.0, net_of_path=True)
     row = studies.row(ctx, _study(spec), spec)
     # (130 − 40) / (50 − 40): the stacks' own cost, as the study's, whose path was a small share
-    assert (row.published, row.measured, row.ratio, row.reading) == ("×9.0", "×9", "1", "")
-    assert "`soap11/java→java` ÷ `rmi/java→java`" in row.on
-    assert "net of the path (less `rawtcp/java→java`)" in row.on and "gross ×2.6" in row.on
-    gross = studies.row(ctx, _study(_ratio(2.6)), _ratio(2.6))
-    assert gross.measured == "×2.6" and "net" not in gross.on
+    published, measured, ratio = _value(row.published), _value(row.measured), _value(row.ratio)
+    assert (published.value, published.prefix, measured.prefix) == (9.0, "×", "×") and row.reading == ""
+    assert measured.value == pytest.approx(9.0) and (measured.low, measured.high) == (None, None)  # one pass
+    assert ratio.value == pytest.approx(1.0) and ratio.digits == 2
+    assert Text(Code("soap11/java→java"), " ÷ ", Code("rmi/java→java")) in row.on
+    assert Text("net of the path (less ", Code("rawtcp/java→java"), "); gross ") in row.on
+    gross = row.on.of(Value)[-1]
+    assert gross.value == pytest.approx(2.6) and gross.prefix == "×"
+    row = studies.row(ctx, _study(_ratio(2.6)), _ratio(2.6))
+    assert _value(row.measured).value == pytest.approx(2.6) and "net" not in plain(row.on)
 
 
 def test_a_figure_more_than_2x_off_gets_a_line_of_reading():
@@ -158,7 +171,7 @@ def test_a_figure_more_than_2x_off_gets_a_line_of_reading():
     assert studies.row(ctx, _study(spec), spec).reading == "another era"  # the study's
     spec = _ratio(2.0, net_of_path=True, reading="encoded against literal")
     row = studies.row(ctx, _study(spec), spec)
-    assert (row.ratio, row.reading) == ("4.5", "encoded against literal")  # the figure's own
+    assert _value(row.ratio).value == pytest.approx(4.5) and row.reading == "encoded against literal"  # its own
     assert studies.row(ctx, _study(_ratio(5.0)), _ratio(5.0)).reading == ""  # 2.6 / 5: within 2×
 
 
@@ -169,19 +182,20 @@ def test_a_figure_not_measured_says_why():
                    unsupported={"soap11": {"calculatorSession": "no remote objects"}},
                    left_out=[{"protocol": "xmlrpc-gzip", "reason": "a compression setting"}])
 
-    def reading(**changes) -> str:
+    def reading(**changes) -> Text:
         spec = _ratio(32.0) | changes
-        return studies.row(ctx, _study(spec), spec).reading
+        return Text(studies.row(ctx, _study(spec), spec).reading)
 
     assert reading(protocols=["rmi-http", "rmi"]) == \
-        "not measured: unsupported on `rmi-http/java→java`: removed in JDK 9"
+        Text("not measured: unsupported on ", Code("rmi-http/java→java"), ": removed in JDK 9")
     assert reading(protocols=["xmlrpc-gzip", "rmi"]) == \
-        "not measured: `xmlrpc-gzip` is not in this run (opt-in: a compression setting)"
-    assert reading(workloads=["echoString"]) == "not measured: `echoString` is not in profile `juric`"
+        Text("not measured: ", Code("xmlrpc-gzip"), " is not in this run (opt-in: a compression setting)")
+    assert reading(workloads=["echoString"]) == \
+        Text("not measured: ", Code("echoString"), " is not in profile ", Code("juric"))
     assert reading(workloads=["calculatorSession"]) == \
-        "not measured: `calculatorSession` unsupported on `soap11`: no remote objects"
+        Text("not measured: ", Code("calculatorSession"), " unsupported on ", Code("soap11"), ": no remote objects")
     assert reading(not_producible="RPC/encoded: no stack speaks it") == \
-        "not producible: RPC/encoded: no stack speaks it"
+        Text("not producible: RPC/encoded: no stack speaks it")
 
 
 def test_bytes_on_the_study_s_basis_and_totals_per_session():
@@ -192,18 +206,22 @@ def test_bytes_on_the_study_s_basis_and_totals_per_session():
                "published": 45, "unit": "bytes", "protocols": ["rmi"], "workloads": ["getRecord"],
                "direction": "request", "basis": "payload"}
     row = studies.row(ctx, _study(payload), payload)
-    assert (row.measured, row.ratio) == ("45 bytes", "1")  # 111 − 66 (Ethernet, IPv4, TCP with timestamps)
-    assert "TCP payload, estimated as frame bytes − 66 × packets" in row.on
+    measured = _value(row.measured)  # 111 − 66 (Ethernet, IPv4, TCP with timestamps)
+    assert (measured.value, measured.unit, _value(row.ratio).value) == (45, " bytes", 1)
+    assert "TCP payload, estimated as frame bytes − 66 × packets" in plain(row.on)
     frames = payload | {"direction": "both", "basis": "frames", "published": 78_077, "per_calls": 5000,
                         "round_trips": 13}
     row = studies.row(ctx, _study(frames), frames)
-    assert row.published == "78,077 bytes per 5,000 calls"
-    assert row.measured == "78,077 bytes" and "÷ 13 round trips per call; × 5,000 calls" in row.on
+    assert row.published == Text(Value(78_077, spec=",", unit=" bytes"), " per 5,000 calls")
+    assert (_value(row.measured).value, _value(row.measured).unit) == (pytest.approx(78_077), " bytes")
+    assert "÷ 13 round trips per call; × 5,000 calls" in plain(row.on)
     cpu = {"id": "c", "source": "Table 3", "quote": "q", "what": "client CPU", "quantity": "cpu-client",
            "published": 2.3, "unit": "s", "protocols": ["rmi"], "workloads": ["getRecord"], "per_calls": 5000,
            "round_trips": 13}
     row = studies.row(ctx, _study(cpu), cpu)
-    assert row.measured == "50 ms" and row.ratio == "0.022" and row.reading == "another era"
+    measured = _value(row.measured)  # shown in the largest unit it has one of
+    assert (measured.value, measured.unit) == (pytest.approx(50), " ms") and row.reading == "another era"
+    assert _value(row.ratio).value == pytest.approx(0.05 / 2.3)
 
 
 def test_an_alternative_stands_in_and_says_so():
@@ -211,8 +229,9 @@ def test_an_alternative_stands_in_and_says_so():
     ctx = _context(recs, ECHO_RUN + ["wss-sign"], ["echoInt32"])
     spec = _ratio(100.0, protocols=[["wss-sign-encrypt", "wss-sign"], "soap11"], net_of_path=True)
     row = studies.row(ctx, _study(spec), spec)
-    assert row.measured == "×44.4"  # (4040 − 40) / (130 − 40)
-    assert "`wss-sign/java→java` stands in for `wss-sign-encrypt/java→java`, which this run has not" in row.on
+    assert _value(row.measured).value == pytest.approx(4000 / 90)  # (4040 − 40) / (130 − 40)
+    assert Text(Code("wss-sign/java→java"), " stands in for ", Code("wss-sign-encrypt/java→java"),
+                ", which this run has not") in row.on
 
 
 def test_claims_of_order_and_of_likeness():
@@ -223,16 +242,16 @@ def test_claims_of_order_and_of_likeness():
     order = {"id": "o", "source": "obs. 1", "quote": "q", "what": "binary first", "quantity": "order",
              "faster": ["rmi", "hessian2"], "slower": ["burlap"], "workloads": ["getItems10"], "statistic": "mean"}
     row = studies.row(ctx, _study(order), order)
-    assert (row.published, row.measured, row.ratio, row.reading) == \
-        ("claimed (charts without numbers)", "holds: worst ×0.4", "–", "")
+    assert (row.published, row.ratio, row.reading) == (Text("claimed (charts without numbers)"), "–", "")
+    assert row.measured == Text("holds: worst ", Value(0.4, prefix="×"))  # 120 / 300
     both = order | {"workloads": ["getItems10", "getItems100", "getItems1000"]}  # 1000 not in the profile
     row = studies.row(ctx, _study(both), both)
-    assert row.measured == "does not hold: worst ×1.11" and row.reading == "another era"
-    assert "worst of getItems10, getItems100" in row.on
-    assert "worst on getItems100: `hessian2/java→java` against `burlap/java→java`" in row.on
+    assert row.measured.runs[0] == "does not hold: worst " and _value(row.measured).value == pytest.approx(500 / 450)
+    assert row.reading == "another era" and "worst of getItems10, getItems100" in plain(row.on)
+    assert Text("worst on getItems100: ", Code("hessian2/java→java"), " against ", Code("burlap/java→java")) in row.on
     even = {"id": "s", "source": "obs. 5", "quote": "q", "what": "even", "quantity": "similar", "within": 1.5,
             "protocols": ["rmi", "hessian2"], "workloads": ["getItems10", "getItems100"]}
-    assert studies.row(ctx, _study(even), even).measured == "holds: worst ×1.25"
+    assert studies.row(ctx, _study(even), even).measured == Text("holds: worst ", Value(1.25, prefix="×"))
 
 
 def test_several_passes_give_a_median_with_its_interval():
@@ -242,7 +261,9 @@ def test_several_passes_give_a_median_with_its_interval():
     spec = {"id": "r", "source": "§4.1", "quote": "q", "what": "RMI", "quantity": "rtt", "published": 0.21,
             "unit": "ms", "protocols": ["rmi"], "workloads": ["echoInt32"], "statistic": "trimmed_mean"}
     row = studies.row(ctx, _study(spec), spec)
-    assert row.measured.startswith("52 [") and row.measured.endswith("] µs") and row.ratio == "0.25"
+    measured = _value(row.measured)  # 51, 52, 53 µs: the median with its t-interval, in µs
+    assert (measured.value, measured.unit) == (pytest.approx(52), " µs") and measured.low < 52 < measured.high
+    assert _value(row.ratio).value == pytest.approx(0.052 / 0.21)
 
 
 # -- a run folder: the CLI and the report ------------------------------------------------------------------
@@ -270,9 +291,14 @@ def test_the_cli_prints_a_study_and_writes_study_md_at_the_end_of_a_study_s_run(
     run = _run_folder(tmp_path, "juric")
     assert main(["studies", str(run), "--study", "juric"]) == 0
     text = capsys.readouterr().out
-    assert "## Juric, Rozman, Brumen, Colnaric, Hericko" in text
-    assert "| RMI RTT, basic types, local (§4.1, Fig. 1) | 0.21 ms | 52.5 µs | `rmi/java→java`; Juric's" in text
-    assert "not measured: `soap11` is not in this run" in text
+    blocks = studies.document(studies.load_run(run), [studies.named(STUDIES, "juric")])
+    assert text == markdown.render(blocks) and "## Juric, Rozman, Brumen, Colnaric, Hericko" in text
+    table = next(b for b in blocks if isinstance(b, Table))
+    row = table.row("RMI RTT, basic types, local (§4.1, Fig. 1)")
+    assert (_value(row[1]).value, _value(row[1]).unit) == (0.21, " ms")
+    assert (_value(row[2]).value, _value(row[2]).unit) == (52.5, " µs")
+    assert Text(row[3]).runs[0] == Code("rmi/java→java")
+    assert any(Text("not measured: ", Code("soap11"), " is not in this run") in Text(r[5]) for r in table.rows)
     assert not (run / studies.STUDY_REPORT).exists()
     assert main(["studies", str(run), "--end-of-run"]) == 0
     assert capsys.readouterr().out == (run / studies.STUDY_REPORT).read_text(encoding="utf-8") != ""

@@ -8,8 +8,8 @@ import pytest
 
 from analysis import report
 from analysis.report import tables
-from analysis.report.blocks import Table
-from analysis.report.sections import SUMMARY, summary
+from analysis.report.blocks import Bullets, Code, Heading, Link, Mark, Paragraph, Status, Strong, Table, Text, Value
+from analysis.report.sections import SUMMARY, documents, summary
 from analysis.report.sections.context import Context
 from synthetic_run import build
 
@@ -35,8 +35,9 @@ def test_interop_counts_passing_of_runnable_and_unsupported_with_their_reasons(s
     assert summary.interop(ctx, "p1") == summary.Interop(7, 7, 2, 1, 0)
     assert summary.interop(ctx, "p1", "dotnet→java") == summary.Interop(0, 0, 1, 1, 0)
     assert summary.interop(ctx, "p2") == summary.Interop(7, 8, 1, 1, 0)
-    assert summary.interop_cell(summary.interop(ctx, "p2", "java→java")) == "❌ 0/1"
-    assert summary.interop_cell(summary.interop(ctx, "p1")) == "✅ 7/7 ➖ 2"
+    assert summary.interop_cell(summary.interop(ctx, "p2", "java→java")) == Text(Status("fail"), " 0/1")
+    assert summary.interop_cell(summary.interop(ctx, "p1")) == \
+        Text(Status("pass"), " 7/7 ", Status("unsupported"), " 2")
     assert summary.language_pairs(ctx)[:2] == ["dotnet→dotnet", "dotnet→java"]
 
 
@@ -54,8 +55,10 @@ def test_the_headline_is_the_p50_across_passes_and_its_ratio_to_the_baseline_per
     assert summary.headline(ctx, "rawtcp", "java→java", "ping").ratio is None  # the baseline itself
     failed = summary.headline(ctx, "p2", "java→java", "ping")
     assert failed.p50 is None and failed.status is None  # failed vectors: nothing timed
-    text = summary.headline_text(h, baseline=False)
-    assert text.startswith(f"{h.p50.median:.3g} [") and " ×" in text
+    p50, ratio = summary.headline_text(h, baseline=False).of(Value)
+    assert (p50.value, p50.low, p50.high) == (h.p50.median, h.p50.low, h.p50.high)
+    assert (ratio.prefix, ratio.value, ratio.low, ratio.high, ratio.digits) == \
+        ("×", h.ratio.median, h.ratio.low, h.ratio.high, 2)
     assert summary.payload_workload(ctx) == "echoString"
 
 
@@ -65,7 +68,7 @@ def test_the_anomalies_put_unexpected_failures_first_and_keep_a_few_of_each_kind
                                "reason": "x"}]}
     ctx = _ctx(small, verdict)
     found = summary.anomalies(ctx)
-    assert found[0].rank == 0 and "`p2/java→java`" in found[0].text and found[0].protocol == "p2"
+    assert found[0].rank == 0 and Code("p2/java→java") in found[0].text and found[0].protocol == "p2"
     many = [summary.Anomaly(5, w, "p1", f"u{w}") for w in range(10)] + [summary.Anomaly(6, 1, "p1", "d")]
     picked = summary.pick(sorted(many, key=lambda a: (a.rank, -a.weight)))
     # three of the first kind, one of the next, then the room left to the first; in order of importance
@@ -88,10 +91,15 @@ def test_report_md_is_the_summary_linking_one_detail_file_per_protocol(small):
     assert len(text.splitlines()) <= 150
     assert text.index("## Interop") < text.index("## Latency: the headline") < text.index("## Bytes per call") \
         < text.index("## Anomalies") < text.index("## How far to trust this run")
-    assert "| [`p1`](report/p1.md) |" in text and "(report/run.md)" in text
+    blocks = documents(_ctx(small))
+    interop = next(b for b in blocks[SUMMARY] if isinstance(b, Table))
+    assert [row[0] for row in interop.rows] == [Link(Code(p), f"report/{p}.md") for p in ("rawtcp", "p1", "p2")]
+    detail = blocks[SUMMARY][blocks[SUMMARY].index(Heading(2, "Detail")) + 1]
+    assert Link("the run in detail", "report/run.md") in detail.text
     assert text.count("## Marks") == 1
     # each detail file links back and carries its own notes
-    assert "[the summary](../REPORT.md)" in texts["report/p2.md"] and "v1: got 2, wanted 3" in texts["report/p2.md"]
+    assert Link("the summary", "../REPORT.md") in blocks["report/p2.md"][1].text
+    assert "v1: got 2, wanted 3" in texts["report/p2.md"]
     assert "## The machine's floor" in texts["report/run.md"]
     written = report.write(small[0], small[1], small[2], VERDICT)
     assert (small[0] / "report" / "p1.md").read_text(encoding="utf-8") == written["report/p1.md"]
@@ -106,13 +114,20 @@ def test_a_battery_attached_to_the_run_is_its_survival_matrix_beside_the_negativ
               "served_during": True, "served_after": False, "rss_before_kb": 1000, "rss_after_kb": 300000},
              {"attack": "sigterm", "protocol": "rawtcp", "server": "java", "outcome": "stopped", "seconds": 0.4}]
     (run / "battery.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    texts = report.files(*small, VERDICT)
-    hostile = texts["report/hostile-peers.md"]
-    assert "| protocol/server | random-bytes | declared-4gb | sigterm |" in hostile
-    assert "| `rawtcp/java` | closed |" in hostile and "down after" in hostile and "+291 MiB" in hostile
-    assert "**regression**: declared-4gb on rawtcp/java: closed before, now answered" in hostile
-    assert "2 attacks on 1 servers" in hostile
-    assert "[hostile peers](report/hostile-peers.md): the battery's survival matrix (1 servers" in texts[SUMMARY]
+    blocks = documents(_ctx(small))
+    hostile = blocks["report/hostile-peers.md"]
+    matrix = next(b for b in hostile if isinstance(b, Table))
+    assert matrix.header == ["protocol/server", "random-bytes", "declared-4gb", "sigterm"]
+    # what a server did, in bold where it is not a denial, with what went wrong besides
+    assert matrix.row(Code("rawtcp/java"))[1:] == [
+        Text("closed"), Text(Strong("answered"), ", ", Strong("down after"), ", ", Strong("+291 MiB")),
+        Text("stopped 0.4 s")]
+    regressions = [item for b in hostile if isinstance(b, Bullets) for item in b.items]
+    assert Text(Strong("regression"), ": declared-4gb on rawtcp/java: closed before, now answered") in regressions[0]
+    assert any(isinstance(b, Paragraph) and "2 attacks on 1 servers" in Text(b.text) for b in hostile)
+    detail = Text(blocks[SUMMARY][blocks[SUMMARY].index(Heading(2, "Detail")) + 1].text)
+    assert Text(Link("hostile peers", "report/hostile-peers.md"), ": the battery's survival matrix (1 servers") \
+        in detail
 
 
 def test_publication_tables_in_markdown_csv_and_latex_with_a_caption(small):
@@ -125,7 +140,7 @@ def test_publication_tables_in_markdown_csv_and_latex_with_a_caption(small):
     assert rows[0][0].startswith("# p1: Interop") and rows[1][0] == "client \\ server"
     tex = tables.render(ctx, "side-by-side", None, "latex")
     assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex and r"\caption{p50" in tex
-    assert tables.latex_text("a_b & `c%d` **e**") == r"a\_b \& \texttt{c\%d} \textbf{e}"
+    assert tables.latex_text(Text("a_b & ", Code("c%d"), " ", Strong("e"))) == r"a\_b \& \texttt{c\%d} \textbf{e}"
     with pytest.raises(tables.TablesError, match="no protocol 'nope'"):
         tables.render(ctx, "protocol", "nope", "md")
     assert tables.titled([Table(["a"], [["1"]])]) == [("", Table(["a"], [["1"]]))]
@@ -144,7 +159,8 @@ def test_a_p50_below_its_pass_floor_is_a_flagged_method_error_never_a_target_met
     assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "rawtcp/java→python", "ping")
     assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "floor/c→c", "ping")  # the floor itself
     assert summary.trust(ctx).counts.below_floor == 1
-    assert any("⛔floor `rawtcp/java→java` ping" in a.text for a in summary.anomalies(ctx))
+    assert any(Text(Mark(Flag.BELOW_FLOOR), " ", Code("rawtcp/java→java"), " ping") in a.text
+               for a in summary.anomalies(ctx))
     texts = report.files(run, recs, cells, VERDICT)
     assert "1 of 18 timed workloads below it" in texts[SUMMARY]
     assert "⛔floor" in texts["report/rawtcp.md"]

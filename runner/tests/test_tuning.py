@@ -45,7 +45,9 @@ def test_every_audit_names_an_implementation_that_exists():
 
 
 def test_the_report_prints_the_audit_of_the_implementations_a_protocol_uses(tmp_path):
-    from test_analysis import _rec, _report, _run_dir
+    from analysis.report.blocks import Code, Heading
+    from analysis.report.text import plain
+    from test_analysis import _rec, _report, _run_dir, _table
     run = _run_dir(tmp_path)
     env = json.loads((run / "env.json").read_text())
     env["tuning"] = [
@@ -58,8 +60,9 @@ def test_the_report_prints_the_audit_of_the_implementations_a_protocol_uses(tmp_
     cells = [{"name": "x/a→a", "protocol": "x", "client": "a", "server": "a"},
              {"name": "raw/a→a", "protocol": "raw", "client": "a", "server": "a"}]
     recs = [_rec(c["name"], "vectors", "pass", vectors=[{"id": "v", "status": "pass"}]) for c in cells]
-    text = _report(run, recs, cells)
-    row = "| `a` | server executor | as the reference | Server.java: a pool | the library's benchmark: a pool |  |"
-    assert row in text
-    assert "b's executor" not in text  # b takes no part in x's cells
-    assert text.count("Settings against the libraries' own") == 1  # under x only
+    docs = _report(run, recs, cells)
+    audit = _table(docs["report/x.md"], "Settings against the libraries' own")
+    assert audit.rows == [[Code("a"), "server executor", "as the reference", "Server.java: a pool",
+                           "the library's benchmark: a pool", ""]]  # b takes no part in x's cells
+    headings = [plain(b.text) for blocks in docs.values() for b in blocks if isinstance(b, Heading)]
+    assert headings.count("Settings against the libraries' own") == 1  # under x only

@@ -6,9 +6,12 @@ and memory; every protocol against the raw TCP baseline), and report.html, the s
 A run of several passes shows every figure as the median across its passes with a 95% confidence
 interval (stats.median_ci), and flags the figures whose passes disagree.
 
-One job per module: figures (the numbers, across passes), flags (thresholds and what they flag), sections
-(which sections, tables and prose, as blocks), text (numbers and marks as text), markdown (blocks as
-Markdown), html (blocks and charts as one self-contained HTML file) and tables (publication tables)."""
+One job per module: figures (the numbers, across passes), flags (thresholds and what they flag), blocks (the
+pieces of a report as data: headings, paragraphs, tables and lists, their text a sequence of typed runs and their
+cells figures, statuses, code, links, strong or plain text), sections (which sections, tables and prose, as
+blocks), text (how figures, statuses and marks read, and text as plain text), markdown (blocks as Markdown), html
+(blocks and charts as one self-contained HTML file) and tables (publication tables as Markdown, CSV or LaTeX).
+Each renderer formats the blocks itself: none reads another's output."""
 import json
 from pathlib import Path
 

@@ -15,18 +15,17 @@ import re
 
 from .. import setup
 from . import sections
-from .blocks import Bullets, Heading, Numbered, Paragraph, Table
+from .blocks import Bullets, Code, Emphasis, Heading, Mark, Numbered, Paragraph, Status, Strong, Table, Text, Value
 from .sections import hostile, summary
 from .sections.context import Context
-from .text import STATUS_MARK, median
+from .text import MARK, STATUS_MARK, Plain, median
 
 # The file's budget for a default run (tests hold a synthetic run of that size to it).
 BUDGET_BYTES = 5 * 1024 * 1024
 # The percentiles a distribution chart plots.
 PERCENTILES = (0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100)
-MARK_CLASS = {STATUS_MARK["pass"]: "pass", STATUS_MARK["fail"]: "fail", STATUS_MARK["error"]: "fail",
-              STATUS_MARK["timeout"]: "fail", STATUS_MARK["unsupported"]: "unsup"}
-INTEROP_CLASS = {"pass": "pass", "fail": "fail", "error": "fail", "timeout": "fail", "unsupported": "unsup"}
+# How a status colours a cell: of a matrix, or of a table that leads with one (blocks.Status).
+STATUS_CLASS = {"pass": "pass", "fail": "fail", "error": "fail", "timeout": "fail", "unsupported": "unsup"}
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;max-width:1400px;padding:0 1.5em;
@@ -45,18 +44,21 @@ details summary{cursor:pointer;font-weight:600;margin:.5em 0}
 
 # -- blocks as HTML ---------------------------------------------------------------------------------------
 
-def inline(text: str) -> str:
-    """Text with Markdown's `code`, **strong** and [links](to a detail file) as HTML; links to a protocol's
-    detail file become links within the page."""
-    out = html.escape(str(text), quote=False)
-    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+class Html(Plain):
+    """Inline text as HTML: text escaped, code, strong and emphasised text marked; a link to a detail file of the
+    report (a protocol's) becomes a link to its section of the page."""
 
-    def link(m):
-        target = m.group(2)
+    MARKUP = {Code: ("<code>", "</code>"), Strong: ("<strong>", "</strong>"), Emphasis: ("<em>", "</em>")}
+
+    def escape(self, text: str) -> str:
+        return html.escape(text, quote=False)
+
+    def link(self, text: str, target: str) -> str:
         name = re.sub(r"^(\.\./)?(report/)?", "", target).removesuffix(".md")
-        return f'<a href="#{anchor(name)}">{m.group(1)}</a>'
-    return re.sub(r"\[([^\]]+)\]\(([^)]+)\)", link, out)
+        return f'<a href="#{anchor(name)}">{text}</a>'
+
+
+inline = Html()
 
 
 def anchor(name: str) -> str:
@@ -80,17 +82,24 @@ def block_html(block, shift: int = 0) -> str:
 
 def table_html(header: list, rows: list, cls: str = "") -> str:
     head = "".join(f"<th>{inline(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td{mark_class(c)}>{inline(c)}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(f"<td{cell_attributes(c)}>{inline(c)}</td>" for c in row) + "</tr>"
+                   for row in rows)
     return f'<table{f" class={cls!r}" if cls else ""}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def mark_class(cell) -> str:
-    """A table cell that starts with a status mark coloured as the interop heat map colours it."""
-    text = str(cell).lstrip()
-    for mark, cls in MARK_CLASS.items():
-        if text.startswith(mark):
-            return f' class="{cls}"'
-    return ""
+def cell_attributes(cell) -> str:
+    """A cell that leads with a status is coloured as the interop heat map colours it; one whose figures raise
+    flags names them on hover."""
+    runs = Text(cell).runs
+    out = ""
+    if runs and isinstance(runs[0], Status) and runs[0].status in STATUS_CLASS:
+        out += f' class="{STATUS_CLASS[runs[0].status]}"'
+    marks = []
+    for run in runs:
+        marks += run.marks if isinstance(run, Value) else [run] if isinstance(run, Mark) else []
+    if marks:
+        out += ' title="' + html.escape("; ".join(f"{MARK[m.flag]}: {m.flag.value}" for m in marks)) + '"'
+    return out
 
 
 def blocks_html(blocks: list, shift: int = 0) -> str:
@@ -118,7 +127,7 @@ def svg(fig) -> str:
     return text[text.index("<svg"):]
 
 
-def figure_html(svg_text: str, caption: str, name: str) -> str:
+def figure_html(svg_text: str, caption, name: str) -> str:
     return f'<figure class="chart" data-chart="{html.escape(name)}">{svg_text}<figcaption>{inline(caption)}' \
            "</figcaption></figure>"
 
@@ -180,8 +189,8 @@ def distribution_chart(ctx: Context, protocol: str) -> str:
     fig.subplots_adjust(left=0.75 / (2.9 * cols), right=0.98, bottom=0.45 / height, top=1 - 0.6 / height,
                         wspace=0.08, hspace=0.35)
     passes = ", passes overlaid (the later ones paler)" if figures.multi else ""
-    return figure_html(svg(fig), f"`{protocol}`: the distribution of each call's round trip, percentiles from "
-                                 f"each record's histogram (every call, 3 significant digits){passes}.",
+    return figure_html(svg(fig), Text(Code(protocol), ": the distribution of each call's round trip, percentiles "
+                                      f"from each record's histogram (every call, 3 significant digits){passes}."),
                        f"distribution:{protocol}")
 
 
@@ -227,9 +236,9 @@ def resources_chart(ctx: Context, protocol: str, workload: str) -> str:
     height = fig.get_figheight()
     fig.subplots_adjust(left=(max(len(n) for n in names) * 5.5 + 12) / 72 / 11, right=0.99, bottom=0.35 / height,
                         top=1 - 0.3 / height, wspace=0.12)
-    return figure_html(svg(fig), f"`{protocol}`, {workload}: bytes and packets on the wire per call each way, CPU "
-                                 "time per call on each side, and each side's peak memory (largest over the "
-                                 "workloads); 0 = not measured.", f"resources:{protocol}")
+    return figure_html(svg(fig), Text(Code(protocol), f", {workload}: bytes and packets on the wire per call each "
+                                      "way, CPU time per call on each side, and each side's peak memory (largest over "
+                                      "the workloads); 0 = not measured."), f"resources:{protocol}")
 
 
 def side_by_side_chart(ctx: Context) -> str:
@@ -315,16 +324,16 @@ def compare_sections(data: dict) -> list[tuple[str, str]]:
     """The "compared with" section of report.html from compare.json: the summary, the environment's (floor's)
     move, the chart, the pairs flagged, and every pair in a collapsed table."""
     from ..compare import ROW_HEADER as header  # the rows as COMPARE.md writes them
-    from ..compare import row_cells
+    from ..compare import row_cells, summary_line, unit_text
     a, b = data.get("a") or {}, data.get("b") or {}
     rows = sorted(data.get("rows") or [], key=lambda r: (r["verdict"] == "~", -abs(r["change"])))
     flagged = [r for r in rows if r["verdict"] != "~"]
-    body = [f"<p>B is this run (<code>{html.escape(str(b.get('run_id')))}</code>), A is "
-            f"<code>{html.escape(str(a.get('run_id')))}</code> (commit <code>{html.escape(str(a.get('commit'))[:12])}"
-            f"</code>{' dirty' if a.get('dirty') else ''}, profile <code>{html.escape(str(a.get('profile')))}</code>), "
-            f"as <code>just compare</code> wrote it (COMPARE.md).</p>",
-            f"<p><strong>{inline(data.get('summary_line', ''))}</strong></p>",
-            f"<p>{inline(data.get('unit_line', ''))}</p>"]
+    body = [block_html(Paragraph(Text("B is this run (", Code(str(b.get("run_id"))), "), A is ",
+                                      Code(str(a.get("run_id"))), " (commit ", Code(str(a.get("commit"))[:12]),
+                                      " dirty" if a.get("dirty") else "", ", profile ", Code(str(a.get("profile"))),
+                                      "), as ", Code("just compare"), " wrote it (COMPARE.md)."))),
+            block_html(Paragraph(Strong(summary_line(data)))),
+            block_html(Paragraph(unit_text(data)))]
     if data.get("floor"):
         body.append("<h3>The environment (the machine's floor)</h3>"
                     + table_html(header, [row_cells(r) for r in data["floor"]]))
@@ -358,7 +367,7 @@ def interop_heatmap(ctx: Context, protocol: str) -> str:
                     else '<td class="none" title="not run">not run</td>'
                 continue
             status = rec["status"]
-            cls = INTEROP_CLASS.get(status, "fail")
+            cls = STATUS_CLASS.get(status, "fail")
             if cls == "fail" and name in known and name not in unexpected:
                 cls = "known"
             vectors = rec.get("vectors") or []
@@ -506,7 +515,7 @@ def render(ctx: Context, compare: list | None = None) -> str:
     protocols = ctx.figures.protocols
     payload = summary.payload_workload(ctx)
     nav = "".join(f'<a href="#{anchor(p)}">{html.escape(p)}</a>' for p in protocols)
-    parts = [f"<h1>{html.escape(summary_blocks[0].text)}</h1>",
+    parts = [f"<h1>{inline(summary_blocks[0].text)}</h1>",
              f'<section id="provenance"><h2>Provenance</h2>{provenance(ctx)}</section>',
              f"<nav>Protocols: {nav} <a href=\"#{anchor(hostile.HOSTILE)}\">hostile peers</a> "
              f"<a href=\"#{anchor(summary.RUN_DETAIL)}\">the run in detail</a></nav>",

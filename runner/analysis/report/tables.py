@@ -1,15 +1,16 @@
 """Publication tables from the report's own blocks: the protocols side by side, a protocol's figures, or a
-study beside the run, as Markdown, CSV or LaTeX (booktabs), each with a caption naming the run, its commit,
-the machine and the runtimes' versions (`python -m analysis tables RUN --kind ...`)."""
+study beside the run, as Markdown, CSV (text.plain) or LaTeX (booktabs), each with a caption naming the run, its
+commit, the machine and the runtimes' versions (`python -m analysis tables RUN --kind ...`)."""
 import csv
 import io
 import re
 
 from . import markdown
-from .blocks import Heading, Table
+from .blocks import Code, Emphasis, Heading, Strong, Table, Text
 from .sections.comparisons import side_by_side
 from .sections.context import Context
 from .sections.protocol import protocol
+from .text import Plain, plain
 
 KINDS = ("side-by-side", "protocol", "study")
 FORMATS = ("md", "csv", "latex")
@@ -36,7 +37,7 @@ def chosen(ctx: Context, kind: str, name: str | None = None) -> list[tuple[str, 
     elif kind == "protocol":
         if name not in ctx.figures.protocols:
             raise TablesError(f"no protocol {name!r} in the run; it has: {', '.join(ctx.figures.protocols)}")
-        found = [(f"{name}: {title}", t) for title, t in titled(protocol(ctx, name))]
+        found = [(Text(f"{name}: ", title), t) for title, t in titled(protocol(ctx, name))]
     elif kind == "study":
         # imported here: analysis.studies builds on this package
         from .. import studies
@@ -64,36 +65,29 @@ def provenance(ctx: Context) -> str:
             f"kernel {run.get('kernel')}; runtimes {versions} (every library's version in env.json).")
 
 
-def plain(text) -> str:
-    """A cell without Markdown's marks (`code`, **strong**, [links](...))."""
-    text = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", str(text))
-    return text.replace("**", "").replace("`", "")
+def caption(ctx: Context, title) -> str:
+    """A table's caption: its title and the run's provenance, as plain text."""
+    return f"{plain(title)}. {provenance(ctx)}"
 
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
-def latex_text(text) -> str:
-    """A cell as LaTeX: specials escaped, `code` as \\texttt, **strong** as \\textbf (UTF-8 input assumed)."""
-    text = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", str(text))
-    out = []
-    for part in re.split(r"(`[^`]+`|\*\*[^*]+\*\*)", text):
-        if part.startswith("`"):
-            out.append(r"\texttt{" + _escape(part[1:-1]) + "}")
-        elif part.startswith("**"):
-            out.append(r"\textbf{" + _escape(part[2:-2]) + "}")
-        else:
-            out.append(_escape(part))
-    return "".join(out)
+class Latex(Plain):
+    """Inline text as LaTeX: specials escaped, code as \\texttt, strong text as \\textbf, emphasis as \\emph, a link
+    as its text (UTF-8 output assumed)."""
+    MARKUP = {Code: (r"\texttt{", "}"), Strong: (r"\textbf{", "}"), Emphasis: (r"\emph{", "}")}
+
+    def escape(self, text: str) -> str:
+        return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
-def _escape(text: str) -> str:
-    return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
+latex_text = Latex()
 
 
 def as_markdown(caption: str, table: Table) -> str:
-    return f"**{caption}**\n\n" + "\n".join(markdown.table(table.header, table.rows))
+    return markdown.inline(Strong(caption)) + "\n\n" + "\n".join(markdown.table(table.header, table.rows))
 
 
 def as_csv(caption: str, table: Table) -> str:
@@ -117,17 +111,16 @@ def as_latex(caption: str, table: Table, label: str) -> str:
 
 def render(ctx: Context, kind: str, name: str | None, fmt: str) -> str:
     """The chosen tables in one format, each with its caption, separated by a blank line."""
-    tail = provenance(ctx)
     out = []
     for i, (title, table) in enumerate(chosen(ctx, kind, name), 1):
-        caption = f"{plain(title)}. {tail}"
+        text = caption(ctx, title)
         if fmt == "md":
-            out.append(as_markdown(caption, table))
+            out.append(as_markdown(text, table))
         elif fmt == "csv":
-            out.append(as_csv(caption, table))
+            out.append(as_csv(text, table))
         elif fmt == "latex":
             label = re.sub(r"[^a-z0-9]+", "-", f"{ctx.run.get('run_id', 'run')}-{kind}-{name or ''}-{i}".lower())
-            out.append(as_latex(caption, table, label.strip("-")))
+            out.append(as_latex(text, table, label.strip("-")))
         else:
             raise TablesError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
     return "\n".join(out) + notes(ctx, fmt)
@@ -138,9 +131,9 @@ def notes(ctx: Context, fmt: str) -> str:
     if not ctx.notes.texts:
         return ""
     if fmt == "md":
-        return "\nNotes:\n\n" + "".join(f"{i}. {t}\n" for i, t in enumerate(ctx.notes.texts, 1))
+        return "\nNotes:\n\n" + "".join(f"{i}. {markdown.inline(t)}\n" for i, t in enumerate(ctx.notes.texts, 1))
     if fmt == "csv":
-        return "\n" + "".join(f"# [{i}] {plain(' '.join(t.split()))}\n" for i, t in enumerate(ctx.notes.texts, 1))
+        return "\n" + "".join(f"# [{i}] {' '.join(plain(t).split())}\n" for i, t in enumerate(ctx.notes.texts, 1))
     return ("\n% notes the tables refer to\n\\begin{enumerate}\n"
             + "".join(f"  \\item[{i}.] {latex_text(t)}\n" for i, t in enumerate(ctx.notes.texts, 1))
             + "\\end{enumerate}\n")

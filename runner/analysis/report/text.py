@@ -1,5 +1,7 @@
 """How figures, flags and statuses read in a report, whatever its format: numbers to three significant
-digits, a median with its CI, and the marks of statuses and flags."""
+digits, a median with its CI, and the marks of statuses and flags. value() makes a figure of the report's data
+(blocks.Value); Plain renders inline text and cells as plain text, and each format's renderer derives from it."""
+from .blocks import Code, Emphasis, Link, Mark, NoteRef, Status, Strong, Styled, Text, Value
 from .flags import Flag, disagree
 
 STATUS_MARK = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏱", "unsupported": "➖"}
@@ -20,17 +22,80 @@ def num(x, digits: int = 3) -> str:
     return f"{x:.{digits}g}"
 
 
-def median(fig, digits: int = 3, scale: float = 1.0, flag: bool = True) -> str:
-    """A figure's median, with its CI in brackets when there are several passes, and ≠ when they disagree
-    (flag)."""
+def value(fig, digits: int = 3, scale: float = 1.0, flag: bool = True, **how) -> Value:
+    """A figure (figures.Figure) as the report shows it: its median, with its CI when there are several passes,
+    and ≠ when they disagree (flag); `how`: Value's spec, prefix and unit."""
     if fig is None:
-        return NONE
-    text = num(fig.median * scale, digits)
-    if fig.n > 1:
-        text += f" [{num(fig.low * scale, digits)}–{num(fig.high * scale, digits)}]"
-        if flag and disagree(fig):
-            text += " " + MARK[Flag.DISAGREE]
-    return text
+        return Value(None, digits=digits, **how)
+    several = fig.n > 1
+    return Value(fig.median * scale, fig.low * scale if several else None, fig.high * scale if several else None,
+                 digits, marks=(Mark(Flag.DISAGREE),) if several and flag and disagree(fig) else (), **how)
+
+
+def times(multiple: float | None, spec: str = ".2f") -> Value:
+    """A multiple: ×1.23."""
+    return Value(multiple, spec=spec, prefix="×")
+
+
+def met(ok: bool) -> Text:
+    """Whether a target is met: ✅ met, or ❌ not met."""
+    return Text(Status("pass"), " met") if ok else Text(Status("fail"), " not met")
+
+
+def number(x, digits: int = 3, spec: str | None = None) -> str:
+    return NONE if x is None else format(x, spec) if spec else num(x, digits)
+
+
+def words(run) -> str:
+    """How a figure, a status, a mark or a note reference reads, in any format."""
+    if isinstance(run, Value):
+        if run.value is None:
+            return NONE
+        text = run.prefix + number(run.value, run.digits, run.spec)
+        if run.low is not None and run.high is not None:
+            text += f" [{number(run.low, run.digits, run.spec)}–{number(run.high, run.digits, run.spec)}]"
+        return text + run.unit + "".join(" " + words(m) for m in run.marks)
+    if isinstance(run, Status):
+        return STATUS_MARK.get(run.status, run.status)
+    if isinstance(run, Mark):
+        return MARK[run.flag] + (words(run.note) if run.note else "")
+    if isinstance(run, NoteRef):
+        return f"[{run.number}]"
+    raise TypeError(f"not a run of text: {run!r}")
+
+
+def median(fig, digits: int = 3, scale: float = 1.0, flag: bool = True) -> str:
+    """A figure's median as plain text (value())."""
+    return words(value(fig, digits, scale, flag))
+
+
+class Plain:
+    """Inline text (blocks.Text, or any of its runs) as plain text: the marks of code, strong and emphasised text
+    and a link's target dropped. A format's renderer derives from it: how it escapes text, what it puts around
+    code, strong and emphasised text (MARKUP) and how it links."""
+    MARKUP = {Code: ("", ""), Strong: ("", ""), Emphasis: ("", "")}
+
+    def escape(self, text: str) -> str:
+        return text
+
+    def link(self, text: str, target: str) -> str:
+        """A link, its text already rendered."""
+        return text
+
+    def __call__(self, x) -> str:
+        if isinstance(x, str):
+            return self.escape(x)
+        if isinstance(x, Text):
+            return "".join(self(run) for run in x.runs)
+        if isinstance(x, Styled):
+            before, after = self.MARKUP[type(x)]
+            return before + self.escape(x.text) + after
+        if isinstance(x, Link):
+            return self.link(self(x.text), x.target)
+        return self.escape(words(x))
+
+
+plain = Plain()
 
 
 def modes(bimodal: dict) -> str:

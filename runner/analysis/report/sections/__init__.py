@@ -3,7 +3,7 @@ summary (summary.py), then a detail file per protocol, one for hostile peers (th
 the negative tests) and one for the run (report/<name>.md beside it)."""
 from dataclasses import replace
 
-from ..blocks import Heading, Notes, Numbered, Paragraph
+from ..blocks import Code, Heading, Link, Notes, Numbered, Paragraph, Text
 from . import comparisons, host, hostile, overview, summary
 from .context import Context
 from .protocol import protocol
@@ -15,12 +15,13 @@ def documents(ctx: Context) -> dict[str, list]:
     """Each file of the report (its path relative to the run folder) and its blocks, each file with its own
     notes: REPORT.md first, then report/<protocol>.md in the run's order, then report/run.md."""
     out = {SUMMARY: summary.summary(replace(ctx, notes=Notes()))}
-    back = Paragraph(f"Part of the report of run `{ctx.run['run_id']}`: [the summary](../{SUMMARY}).")
+    back = Paragraph(Text("Part of the report of run ", Code(ctx.run["run_id"]), ": ",
+                          Link("the summary", f"../{SUMMARY}"), "."))
     for name in ctx.figures.protocols:
         mine = replace(ctx, notes=Notes())
         blocks = protocol(mine, name)
-        out[summary.detail_path(name)] = ([Heading(1, f"`{name}` in run {ctx.run['run_id']}"), back] + blocks[1:]
-                                          + notes(mine))
+        title = Heading(1, Text(Code(name), f" in run {ctx.run['run_id']}"))
+        out[summary.detail_path(name)] = [title, back] + blocks[1:] + notes(mine)
     mine = replace(ctx, notes=Notes())
     out[summary.detail_path(hostile.HOSTILE)] = [Heading(1, f"Hostile peers in run {ctx.run['run_id']}"), back] \
         + hostile.hostile_peers(mine) + notes(mine)

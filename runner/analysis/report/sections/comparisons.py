@@ -1,10 +1,10 @@
 """The sections across protocols: what secured servers refuse, the headline workloads side by side, the
 message size on the wire, and every protocol against the raw baseline."""
 from ...records import attacks_ran
-from ..blocks import Heading, Paragraph, Table
+from ..blocks import Code, Heading, Mark, Paragraph, Status, Table, Text, Value
 from ..figures import plain_sibling
 from ..flags import Flag, unstable
-from ..text import MARK, STATUS_MARK, num, one_line
+from ..text import NONE, one_line, times
 from .context import Context
 
 
@@ -18,16 +18,16 @@ def negative_tests(ctx: Context) -> list:
         return []
     rows = []
     for name, ran in ran_per_cell:
-        row = [f"`{name}`"]
+        row = [Code(name)]
         for i in shown:
             v = ran.get(i)
             if v is None:
-                row.append("–")
+                row.append(NONE)
                 continue
-            mark, reason = STATUS_MARK.get(v["status"], v["status"]), one_line(v.get("reason", ""))
+            status, reason = Status(v["status"]), one_line(v.get("reason", ""))
             # how a refusal looked fits in the table; why a test failed goes to the notes, whole
-            row.append(mark if not reason else f"{mark} {reason[:90]}" if v["status"] == "pass"
-                       else f"{mark} {ctx.notes.ref(v['reason'])}")
+            row.append(Text(status) if not reason else Text(status, f" {reason[:90]}") if v["status"] == "pass"
+                       else Text(status, " ", ctx.notes.ref(v["reason"])))
         rows.append(row)
     return [Heading(2, "Negative tests: what secured servers refuse"),
             Paragraph("Each defective call must be refused (the note says how) and a correct call on a new connection "
@@ -55,14 +55,12 @@ def side_by_side(ctx: Context) -> list:
                 p50 = figures.fig(name, w, "rtt_us.p50")
                 if p50 is None:
                     rec = figures.record(name, w)
-                    row.append(STATUS_MARK.get(rec["status"], "–") if rec else "–")
+                    row.append(Status(rec["status"]) if rec else NONE)
                     continue
-                text = num(p50.median) + (" " + MARK[Flag.UNSTABLE]
-                                          if any(unstable(r) for r in figures.passing(name, w)) else "")
+                marks = (Mark(Flag.UNSTABLE),) if any(unstable(r) for r in figures.passing(name, w)) else ()
                 ratio = figures.baseline_ratio(figures.cell(name), w) if name in figures.cell_names else None
-                if p != figures.baseline and ratio is not None:
-                    text += f" (×{ratio:.1f})"
-                row.append(text)
+                row.append(Text(Value(p50.median, marks=marks), Text(" (", times(ratio, ".1f"), ")")
+                                if p != figures.baseline and ratio is not None else ""))
                 any_value = True
             if any_value:
                 rows.append(row)
@@ -81,20 +79,20 @@ def message_sizes(ctx: Context) -> list:
         return []
     rows = []
     for protocol in figures.protocols:
-        row, any_value = [f"`{protocol}`"], False
+        row, any_value = [Code(protocol)], False
         sibling = plain_sibling(protocol, ctx.run.get("registry") or {}, figures.protocols)
         for w in workloads:
             size = sizes[(protocol, w)]
             if size is None:
-                row.append("–")
+                row.append(NONE)
                 continue
             any_value = True
-            text = num(size, 4)
+            text = Text(Value(size, digits=4))
             base = sizes.get((baseline, w))
             if base and protocol != baseline:
-                text += f" (×{size / base:.1f} {baseline}"
                 plain = sizes.get((sibling, w))
-                text += f", ×{size / plain:.1f} {sibling})" if plain else ")"
+                text += Text(" (", times(size / base, ".1f"), f" {baseline}",
+                             Text(", ", times(size / plain, ".1f"), f" {sibling}") if plain else "", ")")
             row.append(text)
         if any_value:
             rows.append(row)
@@ -104,8 +102,9 @@ def message_sizes(ctx: Context) -> list:
              "depend on timing" if payload else
              "Ethernet frames: headers, handshakes and acknowledgements included")
     return [Heading(2, "Message size on the wire"),
-            Paragraph(f"Bytes per call, both directions ({basis}), median over each protocol's cells; in brackets as "
-                      f"a multiple of `{baseline}` and, for a secured variant, of the same protocol without security."),
+            Paragraph(Text(f"Bytes per call, both directions ({basis}), median over each protocol's cells; in "
+                           "brackets as a multiple of ", Code(str(baseline)), " and, for a secured variant, of the "
+                           "same protocol without security.")),
             Table(["protocol"] + workloads, rows)]
 
 
@@ -114,9 +113,9 @@ def against_baseline(ctx: Context) -> list:
     baseline = figures.baseline
     if not baseline:
         return []
-    out = [Heading(2, f"Every protocol against the `{baseline}` baseline"),
-           Paragraph(f"Median round-trip time as a multiple of `{baseline}`'s for the same client and server "
-                     "languages and the same workload (1.0 = as fast as the hand-written baseline).")]
+    out = [Heading(2, Text("Every protocol against the ", Code(baseline), " baseline")),
+           Paragraph(Text("Median round-trip time as a multiple of ", Code(baseline), "'s for the same client and "
+                          "server languages and the same workload (1.0 = as fast as the hand-written baseline)."))]
     workloads = list(dict.fromkeys(w for p in figures.protocols for w in ctx.workloads[p]))
     rows = []
     for protocol in figures.protocols:
@@ -126,7 +125,7 @@ def against_baseline(ctx: Context) -> list:
             ratios = [figures.baseline_ratio(c, w) for w in workloads]
             if any(r is not None for r in ratios):
                 rows.append([f"{protocol}/{c['client']}→{c['server']}"]
-                            + ["–" if r is None else f"×{r:.2f}" for r in ratios])
+                            + [times(r) for r in ratios])
     if not rows:
         return out + [Paragraph("No cell has figures on both sides yet.")]
     return out + [Table(["cell"] + workloads, rows)]

@@ -3,21 +3,19 @@ baseline against it, and the steal time and CPU probe around each cell."""
 from ... import stats
 from ...records import FLOOR_CELL
 from .. import flags
-from ..blocks import Heading, Paragraph, Table
+from ..blocks import Code, Heading, Paragraph, Status, Table, Text, Value
 from ..flags import FLOOR_TARGET, FLOOR_TARGETS, SLOW_PROBE
-from ..text import STATUS_MARK, median, modes, num
+from ..text import NONE, met, modes, times, value
 from .context import Context
 
 
-def not_timed(ctx: Context, cell: str, workload: str) -> str:
+def not_timed(ctx: Context, cell: str, workload: str) -> Text:
     """The status mark of a (cell, workload) without figures, and the pass that failed."""
     rec = ctx.figures.record(cell, workload)
     if rec is None:
-        return "not run"
-    mark = STATUS_MARK.get(rec["status"], "?")
-    if rec["status"] != "pass" and rec["status"] != "unsupported":
-        mark += ctx.pass_label(rec.get("pass", 1))
-    return mark
+        return Text("not run")
+    failed = rec["status"] != "pass" and rec["status"] != "unsupported"
+    return Text(Status(rec["status"]), ctx.pass_label(rec.get("pass", 1)) if failed else "")
 
 
 def floor(ctx: Context) -> list:
@@ -28,10 +26,10 @@ def floor(ctx: Context) -> list:
     rows = []
     for r in floors:
         if r["status"] == "pass":
-            rows.append([str(r.get("pass", 1)), num(r["rtt_us"]["p50"]), num(r["rtt_us"]["p99"]),
+            rows.append([str(r.get("pass", 1)), Value(r["rtt_us"]["p50"]), Value(r["rtt_us"]["p99"]),
                          "two modes: " + modes(r["bimodal"]) if r.get("bimodal") else ""])
         else:
-            rows.append([str(r.get("pass", 1)), STATUS_MARK.get(r["status"], "?"), "", r.get("reason", "")])
+            rows.append([str(r.get("pass", 1)), Status(r["status"]), "", r.get("reason", "")])
     out = [Heading(2, "The machine's floor"),
            Paragraph("A C ping-pong (runner/floor) over the same path, CPUs and pinning as the cells, measured at the "
                      "start of each pass with the small workloads' counts: no RPC stack can do better on this "
@@ -43,8 +41,8 @@ def floor(ctx: Context) -> list:
         for p in figures.passes:
             p50s = sorted(f["p50"] for f in adjacent.values() if f["pass"] == p)
             if p50s:
-                rows.append([str(p), str(len(p50s)), num(p50s[0]), num(stats.median_ci(p50s)["median"]),
-                             num(p50s[-1]), f"×{p50s[-1] / p50s[0]:.2f}"])
+                rows.append([str(p), str(len(p50s)), Value(p50s[0]), Value(stats.median_ci(p50s)["median"]),
+                             Value(p50s[-1]), times(p50s[-1] / p50s[0])])
         out += [Paragraph("The floor again before each server group's first cell, and a short one right after each "
                           "cell: each cell's multiple of the floor is of the lowest p50 around it, and it is ⛔floor "
                           "where it is under the fastest repetition of each of them. Here those before each group: "
@@ -61,19 +59,19 @@ def floor(ctx: Context) -> list:
         target = flags.floor_target(lang)
         p50 = figures.fig(c["name"], "ping", "rtt_us.p50")
         if p50 is None:
-            rows.append([f"`{c['name']}`", not_timed(ctx, c["name"], "ping"), "–", f"≤ {target}×", "–"])
+            rows.append([Code(c["name"]), not_timed(ctx, c["name"], "ping"), NONE, f"≤ {target}×", NONE])
             continue
         multiple = figures.floor_multiple(c["name"])
-        rows.append([f"`{c['name']}`", median(p50), f"×{multiple:.2f}", f"≤ {target}×",
+        rows.append([Code(c["name"]), value(p50), times(multiple), f"≤ {target}×",
                      "⛔ below the floor: method error" if multiple < 1
-                     else "✅ met" if flags.meets_floor_target(multiple, lang) else "❌ not met"])
+                     else met(flags.meets_floor_target(multiple, lang))])
     if rows:
-        out += [Paragraph(f"Each language's `{figures.baseline}` ping (the same implementation as client and server) "
-                          "against its floor: the one taken before its server group where the run took one, else "
-                          f"the pass's ({num(floor_p50.median)} µs"
-                          f"{', median of the passes' if figures.multi else ''}). "
-                          f"Targets: every language within {FLOOR_TARGET}× of the floor, "
-                          + ", ".join(f"{k.capitalize()} within {v}×" for k, v in FLOOR_TARGETS.items()) + "."),
+        out += [Paragraph(Text("Each language's ", Code(figures.baseline), " ping (the same implementation as client "
+                               "and server) against its floor: the one taken before its server group where the run "
+                               "took one, else the pass's (", Value(floor_p50.median),
+                               f" µs{', median of the passes' if figures.multi else ''}). "
+                               f"Targets: every language within {FLOOR_TARGET}× of the floor, "
+                               + ", ".join(f"{k.capitalize()} within {v}×" for k, v in FLOOR_TARGETS.items()) + ".")),
                 Table(["cell", "ping p50, µs", "multiple of the floor", "target", ""], rows)]
     return out
 
@@ -100,20 +98,21 @@ def steal_and_probe(ctx: Context) -> list:
     med = figures.probe_median
     if figures.probe:
         values = sorted(figures.probe.values())
-        rows.append(["CPU probe, ms", num(values[0] / 1e6), num(med / 1e6), num(values[-1] / 1e6),
-                     f"max/min ×{values[-1] / values[0]:.2f}" if values[0] else ""])
+        rows.append(["CPU probe, ms", Value(values[0] / 1e6), Value(med / 1e6), Value(values[-1] / 1e6),
+                     Text("max/min ", times(values[-1] / values[0])) if values[0] else ""])
     if figures.steal:
         values = sorted(figures.steal.values())
-        rows.append(["steal per cell, ms", num(values[0]), num(stats.median_ci(values)["median"]),
-                     num(values[-1]), f"total {num(sum(values))} ms over {len(values)} cell runs"])
+        rows.append(["steal per cell, ms", Value(values[0]), Value(stats.median_ci(values)["median"]),
+                     Value(values[-1]), Text("total ", Value(sum(values)), f" ms over {len(values)} cell runs")])
     out = [Heading(2, "Steal time and CPU probe"),
-           Paragraph("Before each cell the runner times a fixed CPU loop (runner/floor `spin`, 20 million iterations) "
-                     "and reads the machine's steal time (CPU time the hypervisor gave to others) around the cell: a "
-                     "slow phase of the host shows as a slow probe or as steal."),
+           Paragraph(Text("Before each cell the runner times a fixed CPU loop (runner/floor ", Code("spin"),
+                          ", 20 million iterations) and reads the machine's steal time (CPU time the hypervisor gave "
+                          "to others) around the cell: a slow phase of the host shows as a slow probe or as steal.")),
            Table(["", "min", "median", "max", ""], rows)]
     slow = flags.slow_probes(figures.probe, med)
     if slow:
-        out.append(Paragraph(f"Cells whose probe ran more than {SLOW_PROBE - 1:.0%} slower than the median: "
-                             + ", ".join(f"`{k[0]}`{ctx.pass_label(k[1])} ×{v / med:.2f}" for v, k in slow[:10])
-                             + (" …" if len(slow) > 10 else "") + "."))
+        out.append(Paragraph(Text(f"Cells whose probe ran more than {SLOW_PROBE - 1:.0%} slower than the median: ",
+                                  Text.join(", ", [Text(Code(k[0]), ctx.pass_label(k[1]), " ", times(v / med))
+                                                   for v, k in slow[:10]]),
+                                  " …" if len(slow) > 10 else "", ".")))
     return out

@@ -4,7 +4,7 @@ tests every cell ran (the attack vectors of idl/vectors.json)."""
 import json
 
 from ... import battery
-from ..blocks import Bullets, Heading, Paragraph, Table
+from ..blocks import Bullets, Code, Heading, Paragraph, Strong, Table, Text
 from . import comparisons
 from .context import Context
 
@@ -20,18 +20,19 @@ def regressions(ctx: Context) -> tuple[list[str], list[str]]:
 def survival(ctx: Context) -> list:
     if not ctx.battery:
         return [Heading(2, "Survival matrix"),
-                Paragraph("No battery was attached to this run: `just battery` after a run attacks every server "
-                          "of every protocol it takes and attaches its survival matrix to `results/latest`.")]
+                Paragraph(Text("No battery was attached to this run: ", Code("just battery"), " after a run attacks "
+                               "every server of every protocol it takes and attaches its survival matrix to ",
+                               Code("results/latest"), "."))]
     header, rows = battery.matrix_table(ctx.battery)
     servers = len(rows)
     attacks = sum(1 for line in ctx.battery if line["attack"] not in ("start", "sigterm"))
     bad, changed = regressions(ctx)
     out = [Heading(2, "Survival matrix"),
-           Paragraph(f"{attacks} attacks on {servers} servers, each server a process of its own started as the "
-                     f"cells start theirs. " + battery.LEGEND),
+           Paragraph(Text(f"{attacks} attacks on {servers} servers, each server a process of its own started as the "
+                          "cells start theirs. ", battery.LEGEND)),
            Table(header, rows),
            Heading(3, "Against the expected outcomes (runner/battery-expected.json)"),
-           Bullets([f"**regression**: {b}" for b in bad] or ["no regression"]),
+           Bullets([Text(Strong("regression"), f": {b}") for b in bad] or ["no regression"]),
            ]
     if changed:
         out.append(Bullets([f"changed: {c}" for c in changed]))

@@ -1,9 +1,9 @@
 """A protocol's tables of figures per timed workload (rows client→server, columns workloads): round trip,
 handler time, CPU, bytes on the wire and connections, each figure with its flags' marks."""
 from .. import flags
-from ..blocks import Heading, Paragraph, Table
+from ..blocks import Code, Heading, Mark, Paragraph, Status, Table, Text, Value
 from ..flags import Flag
-from ..text import MARK, STATUS_MARK, median, modes, num
+from ..text import modes, num, value
 from .context import Context
 from .host import host_of, not_timed
 
@@ -70,110 +70,110 @@ def _table(ctx: Context, protocol: str, title: str, text_of) -> list:
     return [Heading(4, title), Table(["client→server"] + workloads, rows)]
 
 
-def rtt(ctx: Context, cell: str, w: str) -> str:
+def rtt(ctx: Context, cell: str, w: str) -> Text:
     figures = ctx.figures
     p50, p99 = figures.fig(cell, w, "rtt_us.p50"), figures.fig(cell, w, "rtt_us.p99")
-    text = f"{median(p50)} / {median(p99, flag=False)}"
+    text = Text(value(p50), " / ", value(p99, flag=False))
     if not figures.multi:
         trimmed, cv = figures.fig(cell, w, "rtt_us.trimmed_mean"), figures.fig(cell, w, "rtt_us.cv")
-        text += f" ({num(trimmed and trimmed.median)}, {num(cv and cv.median, 2)})"
-    return text + rtt_marks(ctx, cell, w)
+        text += Text(" (", Value(trimmed and trimmed.median), ", ", Value(cv and cv.median, digits=2), ")")
+    return text + Text(*(Text(" ", m) for m in rtt_marks(ctx, cell, w)))
 
 
-def rtt_marks(ctx: Context, cell: str, w: str) -> str:
-    """⚠, ⧉ with a note on the two modes, ⌛."""
+def rtt_marks(ctx: Context, cell: str, w: str) -> list[Mark]:
+    """⚠, ⧉ with a note on the two modes, ⌛, ⚙jit and ⛔floor with theirs."""
     raised = flags.workload_rtt_flags(ctx.figures, cell, w)
-    marks = ""
+    marks = []
     if Flag.UNSTABLE in raised:
-        marks += " " + MARK[Flag.UNSTABLE]
+        marks.append(Mark(Flag.UNSTABLE))
     if Flag.BIMODAL in raised:
         where = "; ".join(f"{'pass ' + str(p) + ': ' if ctx.figures.multi else ''}{modes(b)}"
                           for p, b in raised[Flag.BIMODAL]["modes"])
-        marks += " " + MARK[Flag.BIMODAL] + ctx.notes.ref(f"`{cell}` {w}: two modes of the round-trip time, {where}.")
+        marks.append(Mark(Flag.BIMODAL, ctx.notes.ref(Text(Code(cell), f" {w}: two modes of the round-trip time, "
+                                                                        f"{where}."))))
     if Flag.NOT_STEADY in raised:
-        marks += " " + MARK[Flag.NOT_STEADY]
+        marks.append(Mark(Flag.NOT_STEADY))
     if Flag.JIT_BUSY in raised:
         where = "; ".join(f"{'pass ' + str(p) + ': ' if ctx.figures.multi else ''}the {side}'s {share:.0%}"
                           + (" (its warm-up stopped at its bound)" if ended == "bound" else "")
                           for p, side, share, ended in raised[Flag.JIT_BUSY]["sides"])
-        marks += " " + MARK[Flag.JIT_BUSY] + ctx.notes.ref(
-            f"`{cell}` {w}: JIT still compiling while the calls were timed: its compiler threads took {where} of "
-            "the CPU over the repetitions.")
+        marks.append(Mark(Flag.JIT_BUSY, ctx.notes.ref(Text(
+            Code(cell), f" {w}: JIT still compiling while the calls were timed: its compiler threads took {where} of "
+            "the CPU over the repetitions."))))
     if Flag.BELOW_FLOOR in raised:
         where = "; ".join(f"pass {p}: {num(v)} µs against {num(f)} µs"
                           for p, v, f in raised[Flag.BELOW_FLOOR]["passes"])
-        marks += " " + MARK[Flag.BELOW_FLOOR] + ctx.notes.ref(
-            f"`{cell}` {w}: p50 below the floor ({where}; the lower of the floors taken before and after its "
+        marks.append(Mark(Flag.BELOW_FLOOR, ctx.notes.ref(Text(
+            Code(cell), f" {w}: p50 below the floor ({where}; the lower of the floors taken before and after its "
             "server group), a method error: the floor did not take the fastest path this cell took, or the host "
-            "changed between them.")
+            "changed between them."))))
     return marks
 
 
-def handler(ctx: Context, cell: dict, w: str) -> str:
+def handler(ctx: Context, cell: dict, w: str) -> Text:
     """The in-process handler's p50 for the server's language, and its share of the round trip."""
     figures = ctx.figures
     fig = figures.fig(figures.handler_cell(cell), w, "rtt_us.p50")
     if fig is None:
         rec = figures.record(figures.handler_cell(cell), w)
-        return "not measured" if rec is None else STATUS_MARK.get(rec["status"], "?")
+        return Text("not measured" if rec is None else Status(rec["status"]))
     share = figures.handler_share(cell, w)
-    return num(fig.median) + (f" ({share:.0%})" if share is not None else "")
+    return Text(Value(fig.median), Text(" (", Value(share, spec=".0%"), ")") if share is not None else "")
 
 
-def cpu(ctx: Context, cell: str, w: str) -> str:
+def cpu(ctx: Context, cell: str, w: str) -> Text:
     figures = ctx.figures
     client = figures.fig(cell, w, "cpu_us_per_call.client")
     server = figures.fig(cell, w, "cpu_us_per_call.server")
     if client is None and server is None:
-        return "not measured"
+        return Text("not measured")
     raised = flags.workload_cpu_flags(figures, cell, w)
-    text = f"{median(client)} / {median(server)}"
-    text += "".join(" " + MARK[f] for f in (Flag.CPU_UNSTABLE, Flag.CPU_OVER_RTT) if f in raised)
+    text = Text(value(client), " / ", value(server))
+    text += Text(*(Text(" ", Mark(f)) for f in (Flag.CPU_UNSTABLE, Flag.CPU_OVER_RTT) if f in raised))
     if Flag.WAIT in raised:
         p50, fastest = figures.fig(cell, w, "rtt_us.p50"), figures.fig(cell, w, "rtt_us.min")
-        text += " " + MARK[Flag.WAIT] + ctx.notes.ref(
-            f"`{cell}` {w}: p50 {median(p50, flag=False)} µs, fastest call {median(fastest, flag=False)} µs; "
-            f"the host around the cell: {host_of(ctx, cell)}.")
+        text += Text(" ", Mark(Flag.WAIT, ctx.notes.ref(Text(
+            Code(cell), f" {w}: p50 ", value(p50, flag=False), " µs, fastest call ", value(fastest, flag=False),
+            f" µs; the host around the cell: {host_of(ctx, cell)}."))))
     return text
 
 
-def wire(ctx: Context, cell: str, w: str) -> str:
+def wire(ctx: Context, cell: str, w: str) -> Text:
     figures = ctx.figures
     if figures.fig(cell, w, "wire_per_call.bytes_c2s") is None:
-        return "not measured"
+        return Text("not measured")
 
-    def per_call(name: str, digits: int) -> str:
+    def per_call(name: str, digits: int) -> Value:
         fig = figures.fig(cell, w, f"wire_per_call.{name}")
-        return num(fig.median, digits) if fig else "–"
+        return Value(fig.median if fig else None, digits=digits)
+
+    def both(name: str, digits: int) -> Text:
+        """The figure of `name` each way: client→server / server→client."""
+        return Text(per_call(f"{name}_c2s", digits), " / ", per_call(f"{name}_s2c", digits))
 
     def any_above_zero(name: str) -> bool:
         """Whether either direction's figure of `name` (c2s, s2c) is over zero."""
         return any(f is not None and f.median > 0
                    for f in (figures.fig(cell, w, f"wire_per_call.{name}_{d}") for d in ("c2s", "s2c")))
     if figures.fig(cell, w, "wire_per_call.payload_c2s") is None:
-        return (f"frames {per_call('bytes_c2s', 4)} / {per_call('bytes_s2c', 4)} "
-                f"({per_call('packets_c2s', 2)} / {per_call('packets_s2c', 2)})")
-    resent_bytes = (f" = {per_call('resent_payload_c2s', 4)} / {per_call('resent_payload_s2c', 4)} B, "
-                    "not in the payload"
+        return Text("frames ", both("bytes", 4), " (", both("packets", 2), ")")
+    resent_bytes = (Text(" = ", both("resent_payload", 4), " B, not in the payload")
                     if figures.fig(cell, w, "wire_per_call.resent_payload_c2s") is not None else "")
-    resends = (f"; resent {per_call('retransmitted_c2s', 2)} / {per_call('retransmitted_s2c', 2)}{resent_bytes}"
-               if any_above_zero("retransmitted") else "")
-    apart = (f"; the library's own {per_call('background_payload_c2s', 4)} / "
-             f"{per_call('background_payload_s2c', 4)} B, not in the payload"
+    resends = Text("; resent ", both("retransmitted", 2), resent_bytes) if any_above_zero("retransmitted") else ""
+    apart = (Text("; the library's own ", both("background_payload", 4), " B, not in the payload")
              if any_above_zero("background_payload") else "")
-    return (f"{per_call('payload_c2s', 4)} / {per_call('payload_s2c', 4)} "
-            f"({per_call('data_segments_c2s', 2)} / {per_call('data_segments_s2c', 2)}; "
-            f"bare {per_call('empty_segments_c2s', 2)} / {per_call('empty_segments_s2c', 2)}{resends}{apart})")
+    return Text(both("payload", 4), " (", both("data_segments", 2), "; bare ", both("empty_segments", 2), resends,
+                apart, ")")
 
 
-def connections(ctx: Context, cell: str, w: str) -> str:
+def connections(ctx: Context, cell: str, w: str) -> Text:
     """New connections per 1,000 calls, and where there are any, the sockets left in TIME_WAIT."""
     figures = ctx.figures
     conn = figures.fig(cell, w, "wire_per_call.connections")
     if not conn:
-        return "not measured"
-    text = median(conn, 3, 1000)
+        return Text("not measured")
+    text = Text(value(conn, 3, 1000))
     tw_client, tw_server = (figures.fig(cell, w, f"time_wait.{side}") for side in ("client", "server"))
     if conn.median > 0 and tw_client and tw_server:
-        text += f" (TIME_WAIT {num(tw_client.median, 3)} / {num(tw_server.median, 3)})"
+        text += Text(" (TIME_WAIT ", Value(tw_client.median), " / ", Value(tw_server.median), ")")
     return text

@@ -2,7 +2,7 @@
 then the environment and method, with how many figures each flag marks."""
 from ... import setup
 from .. import flags
-from ..blocks import Bullets, Heading, Paragraph, Table
+from ..blocks import Bullets, Code, Heading, Paragraph, Strong, Table, Text
 from ..flags import CPU_BOUND, UNSTABLE_REP_CV, WAIT_MIN_US, WAIT_SHARE
 from .context import Context
 
@@ -14,30 +14,31 @@ def outcomes(ctx: Context) -> list:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     passes = f", {len(figures.passes)} passes" if figures.multi else ""
     out = [Heading(1, f"rpcmatrix report: run {run['run_id']}"),
-           Paragraph(f"Profile `{run['profile']['name']}`, commit `{run['git_commit'][:12]}`"
-                     f"{' (with local changes)' if run.get('git_dirty') else ''}, {len(figures.cells)} cells{passes}. "
-                     "Cells are named `protocol/client→server`; in the matrices rows are clients, columns servers."),
+           Paragraph(Text("Profile ", Code(run["profile"]["name"]), ", commit ", Code(run["git_commit"][:12]),
+                          f"{' (with local changes)' if run.get('git_dirty') else ''}, {len(figures.cells)} cells"
+                          f"{passes}. Cells are named ", Code("protocol/client→server"), "; in the matrices rows are "
+                          "clients, columns servers.")),
            Paragraph("Outcomes (one per cell, workload and pass; the vectors count as one): "
                      + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
                      + f"Unexpected failures: {len(v['unexpected'])}; expected (known) failures: {len(v['expected'])}; "
                      + f"stale known-failure entries: {len(v['stale'])}.")]
     missing = [c["name"] for c in figures.cells if figures.record(c["name"], "vectors") is None]
     if missing:
-        out.append(Paragraph(f"**Not run** (the run was interrupted): {', '.join(missing)}."))
+        out.append(Paragraph(Text(Strong("Not run"), f" (the run was interrupted): {', '.join(missing)}.")))
     exits = [r for r in figures.records if r.get("server_exit_note")]
     if exits:
-        out += [Paragraph("**Servers that did not exit cleanly** (status after SIGTERM):"),
-                Bullets([f"`{r['cell']}`{' pass ' + str(r.get('pass', 1)) if figures.multi else ''}: "
-                         f"{r['server_exit_note']}"
+        out += [Paragraph(Text(Strong("Servers that did not exit cleanly"), " (status after SIGTERM):")),
+                Bullets([Text(Code(r["cell"]), f"{' pass ' + str(r.get('pass', 1)) if figures.multi else ''}: "
+                              f"{r['server_exit_note']}")
                          for r in sorted(exits, key=lambda r: (r["cell"], r.get("pass", 1)))])]
     for title, items in (("Unexpected failures", v["unexpected"]), ("Known failures", v["expected"])):
         if items:
             out += [Heading(2, title),
-                    Bullets([f"`{i['cell']}` {i['workload']}{' / ' + i['vector'] if i['vector'] else ''}: "
-                             f"{i['status']}: {i['reason']}" for i in items[:50]])]
+                    Bullets([Text(Code(i["cell"]), f" {i['workload']}{' / ' + i['vector'] if i['vector'] else ''}: "
+                                  f"{i['status']}: {i['reason']}") for i in items[:50]])]
     if v["stale"]:
         out += [Heading(2, "Stale known failures (these now pass: remove them)"),
-                Bullets([f"`{e['cell']}`: {e['reason']}" for e in v["stale"]])]
+                Bullets([Text(Code(e["cell"]), f": {e['reason']}") for e in v["stale"]])]
     return out
 
 
@@ -72,12 +73,14 @@ def environment(ctx: Context) -> list:
                      f"{same} ({r.get('cpu_model')}, kernel {r.get('kernel')}): a cell cut short ran again "
                      "from its start, and new processes served the cells after it"])
     for left in run.get("left_out") or []:
-        what = f"`{left['protocol']}`" + (f" `{left['implementation']}`" if left.get("implementation") else "")
-        rows.append([f"Left out: {what}", f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
+        what = Text(Code(left["protocol"]), Text(" ", Code(left["implementation"])) if left.get("implementation")
+                    else "")
+        rows.append([Text("Left out: ", what), f"opt-in, not in profile {prof.get('name')}: {left['reason']}"])
     if run.get("vectors_left_out"):
-        rows.append(["Vectors left out", f"the {len(run['vectors_left_out'])} large ones (`size: large`: "
-                     f"{', '.join(run['vectors_left_out'])}), not sent in profile {prof.get('name')}; `just certify` "
-                     "and the study profiles send them"])
+        rows.append(["Vectors left out", Text(f"the {len(run['vectors_left_out'])} large ones (", Code("size: large"),
+                                              f": {', '.join(run['vectors_left_out'])}), not sent in profile "
+                                              f"{prof.get('name')}; ", Code("just certify"),
+                                              " and the study profiles send them")])
     steady = prof.get("steady") or {}
     rows.append(["Warm-up", "every workload of a cell warmed in turn, in batches, until the batch medians agree "
                             f"within {steady.get('tolerance', 0):.0%} (at most {steady.get('max_ms', 0)} ms each), "
@@ -98,28 +101,33 @@ def environment(ctx: Context) -> list:
 def method(ctx: Context) -> list:
     """How to read the figures, and how many of them each flag marks."""
     n = flags.counts(ctx.figures)
-    out = [Paragraph("Every process's argv (JVM and runtime flags included), library and settings are in "
-                     "`cells.jsonl`, the runtimes' versions in `env.json`. RTT statistics: p50/p90/p99 from "
-                     "HdrHistogram; `cv` is the coefficient of variation of all calls; the trimmed mean (Juric et "
-                     "al.) drops the fastest and slowest repetition. Differences under about 5% are noise: do not "
-                     "rank on them."),
-           Paragraph(f"**Stability**: {n.unstable} of {n.timed} timed workloads are marked ⚠: the means of their "
-                     f"repetitions spread by more than {UNSTABLE_REP_CV:.0%} (coefficient of variation), so they did "
-                     "not measure one steady state. On a shared or virtual machine, loopback latency can switch "
-                     "between modes (for example about 20 µs and about 80 µs for the same pair of processes, whatever "
-                     "the stack) as the host schedules the CPUs; such distributions are marked ⧉; compare ⚠ and ⧉ "
-                     "figures only after a re-run agrees."),
-           Paragraph(f"**CPU bound**: {n.cpu_over_rtt} of {n.with_cpu} timed workloads with CPU figures break the "
-                     f"bound of a strict ping-pong: their client + server CPU time per call exceeds {CPU_BOUND}× the "
-                     "mean round trip, which is impossible unless threads of the stacks run concurrently (I/O threads, "
-                     "garbage collectors, JIT compilers); they are marked ⚠>rtt."),
-           Paragraph(f"**Waits**: {n.wait} of {n.with_cpu} timed workloads spend more than {WAIT_SHARE:.0%} of "
-                     f"their p50 round trip, and more than {WAIT_MIN_US:g} µs per call, on neither side's CPU: their "
-                     "calls wait for something other than work (a delayed ACK for which Nagle's algorithm holds a last "
-                     "small segment, a timer, a lock) or for a virtual CPU the hypervisor did not run; they are marked "
-                     "⏸wait, with a note giving the cell's steal time and CPU probe, to read before blaming the "
-                     "stack.")]
+    out = [Paragraph(Text("Every process's argv (JVM and runtime flags included), library and settings are in ",
+                          Code("cells.jsonl"), ", the runtimes' versions in ", Code("env.json"), ". RTT statistics: "
+                          "p50/p90/p99 from HdrHistogram; ", Code("cv"), " is the coefficient of variation of all "
+                          "calls; the trimmed mean (Juric et al.) drops the fastest and slowest repetition. "
+                          "Differences under about 5% are noise: do not rank on them.")),
+           _headed("Stability", f"{n.unstable} of {n.timed} timed workloads are marked ⚠: the means of their "
+                   f"repetitions spread by more than {UNSTABLE_REP_CV:.0%} (coefficient of variation), so they did "
+                   "not measure one steady state. On a shared or virtual machine, loopback latency can switch "
+                   "between modes (for example about 20 µs and about 80 µs for the same pair of processes, whatever "
+                   "the stack) as the host schedules the CPUs; such distributions are marked ⧉; compare ⚠ and ⧉ "
+                   "figures only after a re-run agrees."),
+           _headed("CPU bound", f"{n.cpu_over_rtt} of {n.with_cpu} timed workloads with CPU figures break the "
+                   f"bound of a strict ping-pong: their client + server CPU time per call exceeds {CPU_BOUND}× the "
+                   "mean round trip, which is impossible unless threads of the stacks run concurrently (I/O threads, "
+                   "garbage collectors, JIT compilers); they are marked ⚠>rtt."),
+           _headed("Waits", f"{n.wait} of {n.with_cpu} timed workloads spend more than {WAIT_SHARE:.0%} of "
+                   f"their p50 round trip, and more than {WAIT_MIN_US:g} µs per call, on neither side's CPU: their "
+                   "calls wait for something other than work (a delayed ACK for which Nagle's algorithm holds a last "
+                   "small segment, a timer, a lock) or for a virtual CPU the hypervisor did not run; they are marked "
+                   "⏸wait, with a note giving the cell's steal time and CPU probe, to read before blaming the "
+                   "stack.")]
     if ctx.figures.multi:
-        out.append(Paragraph(f"**Passes**: the p50 of {n.disagree} of {n.timed} timed workloads disagrees across "
-                             "passes (≠)."))
+        out.append(_headed("Passes", f"the p50 of {n.disagree} of {n.timed} timed workloads disagrees across "
+                           "passes (≠)."))
     return out
+
+
+def _headed(head: str, text: str) -> Paragraph:
+    """A paragraph that starts with its subject in bold: **Waits**: ..."""
+    return Paragraph(Text(Strong(head), ": ", text))

@@ -1,7 +1,7 @@
 """A protocol's section: its interop matrix and published metadata, what it cannot carry or run, its
 implementations and their thread models, its figures per timed workload (metrics), warm-up and memory."""
-from ..blocks import Bullets, Heading, Paragraph, Table
-from ..text import STATUS_MARK, facts, median, num
+from ..blocks import Bullets, Code, Heading, Paragraph, Status, Strong, Table, Text, Value
+from ..text import NONE, facts, value
 from . import metrics
 from .context import Context
 
@@ -16,28 +16,26 @@ def protocol(ctx: Context, name: str) -> list:
 def interop_matrix(ctx: Context, protocol: str) -> Table:
     cells = ctx.figures.cells_of(protocol)
     servers = list(dict.fromkeys(c["server"] for c in cells))
-    rows = [[f"**{client}**"] + [matrix_cell(ctx, f"{protocol}/{client}→{server}") for server in servers]
+    rows = [[Strong(client)] + [matrix_cell(ctx, f"{protocol}/{client}→{server}") for server in servers]
             for client in dict.fromkeys(c["client"] for c in cells)]
     return Table(["client \\ server"] + servers, rows)
 
 
-def matrix_cell(ctx: Context, name: str) -> str:
+def matrix_cell(ctx: Context, name: str) -> Text:
     """The cell's vectors: how many passed, or its status with a note on why."""
     rec = ctx.figures.record(name, "vectors")
     if rec is None:
-        return "not run"
-    mark = STATUS_MARK.get(rec["status"], rec["status"])
+        return Text("not run")
+    status = Status(rec["status"])
     where = ctx.pass_label(rec.get("pass", 1)) if rec["status"] not in ("pass", "unsupported") else ""
     if rec.get("vectors"):
         passed = sum(1 for v in rec["vectors"] if v["status"] == "pass")
         unsup = sum(1 for v in rec["vectors"] if v["status"] == "unsupported")
-        text = f"{mark} {passed}/{len(rec['vectors'])} pass"
-        if unsup:
-            text += f", {unsup} unsupported"
+        text = Text(status, f" {passed}/{len(rec['vectors'])} pass", f", {unsup} unsupported" if unsup else "")
         if rec["status"] != "pass":
-            text += where + " " + ctx.notes.ref(rec["reason"])
+            text += Text(where, " ", ctx.notes.ref(rec["reason"]))
         return text
-    return f"{mark} {rec['status']}{where} {ctx.notes.ref(rec['reason'])}"
+    return Text(status, f" {rec['status']}{where} ", ctx.notes.ref(rec["reason"]))
 
 
 def metadata_matrix(ctx: Context, protocol: str) -> list:
@@ -50,14 +48,15 @@ def metadata_matrix(ctx: Context, protocol: str) -> list:
     servers = list(dict.fromkeys(c["server"] for c in cells))
     rows = []
     for client in dict.fromkeys(c["client"] for c in cells):
-        row = [f"**{client}**"]
+        row = [Strong(client)]
         for server in servers:
             m = (figures.record(f"{protocol}/{client}→{server}", "vectors") or {}).get("metadata")
             if m is None:
-                row.append("–")
+                row.append(NONE)
             else:
-                mark = {True: "✅", False: "❌", None: "💥 not checked"}[m["consumable"]]
-                row.append(f"{mark} {ctx.notes.ref(m['reason'])}" if m["reason"] else mark)
+                mark = {True: Text(Status("pass")), False: Text(Status("fail")),
+                        None: Text(Status("error"), " not checked")}[m["consumable"]]
+                row.append(Text(mark, " ", ctx.notes.ref(m["reason"])) if m["reason"] else mark)
         rows.append(row)
     return [Heading(3, "Published metadata"),
             Paragraph("Can the client's stack build a working client from the metadata the server publishes (not "
@@ -73,7 +72,7 @@ def unsupported_vectors(ctx: Context, protocol: str) -> list:
                 reasons.setdefault(v.get("reason", ""), set()).add(v["id"])
     if not reasons:
         return []
-    return [Paragraph("Vectors this protocol cannot carry (reported `unsupported` by every client):"),
+    return [Paragraph(Text("Vectors this protocol cannot carry (reported ", Code("unsupported"), " by every client):")),
             Bullets([f"{', '.join(sorted(ids))}: {reason}" for reason, ids in sorted(reasons.items())])]
 
 
@@ -104,7 +103,7 @@ def implementations(ctx: Context, protocol: str) -> list:
                         reported[key].append(text)
     if not seen:
         return []
-    rows = [[f"`{impl}`", role, *values, "; ".join(reported.get((impl, role), [])) or "–"]
+    rows = [[Code(impl), role, *values, "; ".join(reported.get((impl, role), [])) or NONE]
             for (impl, role), values in sorted(seen.items(), key=lambda kv: (kv[0][1] != "server", kv[0][0]))]
     return [Heading(3, "Implementations and thread models"),
             Paragraph("From the manifests; the last column is what each stack reported about itself at run time."),
@@ -128,7 +127,7 @@ def stack_notes(ctx: Context, protocol: str) -> list:
 def tuning(ctx: Context, protocol: str) -> list:
     """Each implementation's settings against its library's own documentation and benchmarks (tuning.json)."""
     used = {c[role] for c in ctx.figures.cells_of(protocol) for role in ("server", "client")}
-    rows = [[f"`{entry['implementation']}`", t["setting"], t["verdict"], t["ours"], t["reference"], t.get("why", "")]
+    rows = [[Code(entry["implementation"]), t["setting"], t["verdict"], t["ours"], t["reference"], t.get("why", "")]
             for entry in ctx.env.get("tuning", [])
             if protocol in entry.get("protocols", []) and entry.get("implementation") in used
             for t in entry.get("tuning", [])]
@@ -147,8 +146,8 @@ def warmup(ctx: Context, protocol: str) -> list:
         if w is None:
             continue
         not_steady = sorted({name + ctx.pass_label(p) for name, p in w.not_steady})
-        rows.append([f"{c['client']}→{c['server']}", f"{w.steady}/{w.checked}", num(w.elapsed_ms / 1000, 3),
-                     ", ".join(not_steady) or "–", _jit_warmup(ctx, w.jit)])
+        rows.append([f"{c['client']}→{c['server']}", f"{w.steady}/{w.checked}", Value(w.elapsed_ms / 1000),
+                     ", ".join(not_steady) or NONE, _jit_warmup(ctx, w.jit)])
     if not rows:
         return []
     return [Heading(4, "Warm-up"),
@@ -162,15 +161,15 @@ def warmup(ctx: Context, protocol: str) -> list:
             Table(["client→server", "workloads steady", "warm-up, s", "not steady", "JIT warm-up"], rows)]
 
 
-def _jit_warmup(ctx: Context, jit: dict) -> str:
+def _jit_warmup(ctx: Context, jit: dict) -> Text:
     """How each side's JIT warm-up ended, per pass: `server quiet after 23 s (1%)`."""
     parts = []
     for side in ("server", "client"):
         for p, ended, seconds, share in jit.get(side, []):
             how = {"quiet": "quiet after", "bound": "stopped at its bound,"}.get(ended, "unfinished after")
-            parts.append(f"{side}{ctx.pass_label(p)} {how} {num(seconds)} s"
-                         + (f" ({share:.0%})" if isinstance(share, (int, float)) else ""))
-    return "; ".join(parts) or "–"
+            parts.append(Text(f"{side}{ctx.pass_label(p)} {how} ", Value(seconds, unit=" s"),
+                              Text(" (", Value(share, spec=".0%"), ")") if isinstance(share, (int, float)) else ""))
+    return Text.join("; ", parts) or Text(NONE)
 
 
 def memory(ctx: Context, protocol: str) -> list:
@@ -180,10 +179,10 @@ def memory(ctx: Context, protocol: str) -> list:
         if m is None:
             continue
         inst = m.instantiation
-        rows.append([f"{c['client']}→{c['server']}", median(inst, 3, 1 / 1000)
-                     + (f" ({median(m.instantiation_stub, 3, 1 / 1000)} from a stub in hand)" if m.instantiation_stub
-                        else "")
-                     + (" ♻" if m.kept_client and inst else ""),
+        stub = m.instantiation_stub
+        rows.append([f"{c['client']}→{c['server']}",
+                     Text(value(inst, 3, 1 / 1000), Text(" (", value(stub, 3, 1 / 1000), " from a stub in hand)")
+                          if stub else "", " ♻" if m.kept_client and inst else ""),
                      _mib(m.client_peak_kb), _mib(m.server_peak_kb), _mib(m.server_after_kb),
                      _span(m.server_threads), _span(m.client_threads)])
     if not rows:
@@ -199,10 +198,10 @@ def memory(ctx: Context, protocol: str) -> list:
                    "client threads"], rows)]
 
 
-def _mib(kb: int | None) -> str:
-    return num(kb / 1024 if kb else None)
+def _mib(kb: int | None) -> Value:
+    return Value(kb / 1024 if kb else None)
 
 
 def _span(values: list) -> str:
     """One value, or the range of sorted values."""
-    return "–" if not values else (str(values[0]) if len(values) == 1 else f"{values[0]}–{values[-1]}")
+    return NONE if not values else (str(values[0]) if len(values) == 1 else f"{values[0]}–{values[-1]}")

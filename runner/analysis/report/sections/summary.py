@@ -5,9 +5,9 @@ anomalies worth reading, how far to trust the run, and where the detail is. The 
 from dataclasses import dataclass
 
 from .. import flags
-from ..blocks import Bullets, Heading, Paragraph, Table
+from ..blocks import Bullets, Code, Heading, Link, Mark, Paragraph, Status, Strong, Table, Text, Value
 from ..flags import Flag
-from ..text import MARK, NONE, STATUS_MARK, median, num
+from ..text import MARK, NONE, STATUS_MARK, num, plain, times, value
 from . import hostile, studies
 from .comparisons import message_sizes
 from .context import Context
@@ -116,7 +116,7 @@ class Anomaly:
     rank: int  # lower is more important
     weight: float  # within a rank, higher first
     protocol: str | None
-    text: str
+    text: Text
 
 
 def anomalies(ctx: Context) -> list[Anomaly]:
@@ -125,10 +125,12 @@ def anomalies(ctx: Context) -> list[Anomaly]:
     passes that disagree, two modes."""
     figures, out = ctx.figures, []
     for i in ctx.verdict.get("unexpected", []):
-        out.append(Anomaly(0, 0, i["cell"].split("/")[0], f"unexpected {i['status']}: `{i['cell']}` {i['workload']}"
-                                                          f"{' / ' + i['vector'] if i.get('vector') else ''}"))
+        out.append(Anomaly(0, 0, i["cell"].split("/")[0],
+                           Text(f"unexpected {i['status']}: ", Code(i["cell"]), f" {i['workload']}",
+                                " / " + i["vector"] if i.get("vector") else "")))
     for e in ctx.verdict.get("stale", []):
-        out.append(Anomaly(1, 0, e["cell"].split("/")[0], f"known failure now passes (remove it): `{e['cell']}`"))
+        out.append(Anomaly(1, 0, e["cell"].split("/")[0], Text("known failure now passes (remove it): ",
+                                                                 Code(e["cell"]))))
     floor = figures.floor()
     if floor and figures.baseline:
         for c in figures.cells_of(figures.baseline):
@@ -137,37 +139,43 @@ def anomalies(ctx: Context) -> list[Anomaly]:
             if multiple and multiple < 1:
                 continue  # below the floor: a method error, listed with the others below
             if multiple and not flags.meets_floor_target(multiple, lang):
-                out.append(Anomaly(2, multiple, None, f"`{c['name']}` ping is ×{multiple:.2f} the machine's floor "
-                                                      f"(target ≤ {flags.floor_target(lang)}×)"))
+                out.append(Anomaly(2, multiple, None, Text(Code(c["name"]), " ping is ", times(multiple), " the "
+                                                           f"machine's floor (target ≤ {flags.floor_target(lang)}×)")))
     for cell, w in figures.timed_keys():
         protocol = cell.split("/")[0]
         cpu = flags.workload_cpu_flags(figures, cell, w)
         rtt = flags.workload_rtt_flags(figures, cell, w)
         if Flag.WAIT in cpu:
             f = cpu[Flag.WAIT]
-            out.append(Anomaly(3, f["idle_us"], protocol, f"{MARK[Flag.WAIT]} `{cell}` {w}: {num(f['idle_us'])} µs of "
-                                                          f"its {num(f['rtt_p50_us'])} µs p50 on neither side's CPU"))
+            out.append(Anomaly(3, f["idle_us"], protocol, _flagged(Flag.WAIT, cell, w, Value(f["idle_us"], unit=" µs"),
+                                                                   " of its ", Value(f["rtt_p50_us"], unit=" µs"),
+                                                                   " p50 on neither side's CPU")))
         if Flag.CPU_OVER_RTT in cpu:
             f = cpu[Flag.CPU_OVER_RTT]
             share = f["cpu_us"] / f["rtt_mean_us"]
-            out.append(Anomaly(4, share, protocol, f"{MARK[Flag.CPU_OVER_RTT]} `{cell}` {w}: CPU per call "
-                                                   f"×{share:.1f} the mean round trip"))
+            out.append(Anomaly(4, share, protocol, _flagged(Flag.CPU_OVER_RTT, cell, w, "CPU per call ",
+                                                            times(share, ".1f"), " the mean round trip")))
         if Flag.BELOW_FLOOR in rtt:
             worst = min(v / f for _, v, f in rtt[Flag.BELOW_FLOOR]["passes"])
-            out.append(Anomaly(2, 1 / worst, protocol, f"{MARK[Flag.BELOW_FLOOR]} `{cell}` {w}: p50 ×{worst:.2f} the "
-                                                       "floors around it, a method error (the floor is not "
-                                                       "the fastest path, or the host changed)"))
+            out.append(Anomaly(2, 1 / worst, protocol, _flagged(Flag.BELOW_FLOOR, cell, w, "p50 ", times(worst),
+                                                                " the floors around it, a method error (the floor is "
+                                                                "not the fastest path, or the host changed)")))
         if Flag.UNSTABLE in rtt:
             cv = max(v for _, v in rtt[Flag.UNSTABLE]["rep_cv"])
-            out.append(Anomaly(5, cv, protocol, f"{MARK[Flag.UNSTABLE]} `{cell}` {w}: repetitions spread "
-                                                f"(CV {cv:.0%})"))
+            out.append(Anomaly(5, cv, protocol, _flagged(Flag.UNSTABLE, cell, w, "repetitions spread (CV ",
+                                                         Value(cv, spec=".0%"), ")")))
         p50 = figures.fig(cell, w, "rtt_us.p50")
         raised = flags.figure_flags(p50)
         if Flag.DISAGREE in raised:
             spread = raised[Flag.DISAGREE]["max_over_min"]
-            out.append(Anomaly(6, spread, protocol, f"{MARK[Flag.DISAGREE]} `{cell}` {w}: passes disagree "
-                                                    f"(max/min ×{spread:.2f})"))
-    return sorted(out, key=lambda a: (a.rank, -a.weight, a.text))
+            out.append(Anomaly(6, spread, protocol, _flagged(Flag.DISAGREE, cell, w, "passes disagree (max/min ",
+                                                             times(spread), ")")))
+    return sorted(out, key=lambda a: (a.rank, -a.weight, plain(a.text)))
+
+
+def _flagged(flag: Flag, cell: str, workload: str, *what) -> Text:
+    """An anomaly a flag marks: its mark, the cell and workload, then what it is."""
+    return Text(Mark(flag), " ", Code(cell), f" {workload}: ", *what)
 
 
 @dataclass(frozen=True)
@@ -225,12 +233,13 @@ def opening(ctx: Context) -> list:
     passes = f", {len(figures.passes)} passes (seed {prof.get('seed')})" if figures.multi else ""
     v = ctx.verdict
     return [Heading(1, f"rpcmatrix report: run {run['run_id']}"),
-            Paragraph(f"Profile `{prof['name']}`{passes}, commit `{run['git_commit'][:12]}`"
-                      f"{' (with local changes)' if run.get('git_dirty') else ' (clean tree)'}, "
-                      f"{run['cpu_model']} ({run['cpus']} CPUs), {run['os']}, kernel {run['kernel']}; "
-                      f"{len(figures.protocols)} protocols, {len(figures.cells)} cells. "
-                      f"Unexpected failures: {len(v.get('unexpected', []))}, known: {len(v.get('expected', []))}, "
-                      f"stale known-failure entries: {len(v.get('stale', []))}. Cells are `protocol/client→server`.")
+            Paragraph(Text("Profile ", Code(prof["name"]), f"{passes}, commit ", Code(run["git_commit"][:12]),
+                           f"{' (with local changes)' if run.get('git_dirty') else ' (clean tree)'}, "
+                           f"{run['cpu_model']} ({run['cpus']} CPUs), {run['os']}, kernel {run['kernel']}; "
+                           f"{len(figures.protocols)} protocols, {len(figures.cells)} cells. "
+                           f"Unexpected failures: {len(v.get('unexpected', []))}, known: "
+                           f"{len(v.get('expected', []))}, stale known-failure entries: {len(v.get('stale', []))}. "
+                           "Cells are ", Code("protocol/client→server"), "."))
             ] + injected_spin(run)
 
 
@@ -240,23 +249,23 @@ def injected_spin(run: dict) -> list:
     if not spin:
         return []
     named = ", ".join(f"{lang} {us} µs" for lang, us in sorted(spin.items()))
-    return [Paragraph(f"**Calibration run, not a measurement of the stacks:** a slowdown was injected on purpose "
-                      f"(`--inject-server-spin`): every contract call of these languages' servers busy-waits "
-                      f"first ({named}). It exists to check that `compare` finds a known change.")]
+    return [Paragraph(Text(Strong("Calibration run, not a measurement of the stacks:"), " a slowdown was injected on "
+                           "purpose (", Code("--inject-server-spin"), "): every contract call of these languages' "
+                           f"servers busy-waits first ({named}). It exists to check that ", Code("compare"),
+                           " finds a known change."))]
 
 
-def interop_cell(i: Interop | None) -> str:
+def interop_cell(i: Interop | None) -> Text:
     if i is None:
-        return NONE
+        return Text(NONE)
     parts = []
     if i.runnable:
-        mark = STATUS_MARK["pass"] if i.passing == i.runnable else STATUS_MARK["fail"]
-        parts.append(f"{mark} {i.passing}/{i.runnable}")
+        parts.append(Text(Status("pass" if i.passing == i.runnable else "fail"), f" {i.passing}/{i.runnable}"))
     if i.unsupported:
-        parts.append(f"{STATUS_MARK['unsupported']} {i.unsupported}")
+        parts.append(Text(Status("unsupported"), f" {i.unsupported}"))
     if i.not_run:
         parts.append(f"{i.not_run} not run")
-    return " ".join(parts)
+    return Text.join(" ", parts)
 
 
 def interop_overview(ctx: Context) -> list:
@@ -265,48 +274,48 @@ def interop_overview(ctx: Context) -> list:
     for p in ctx.figures.protocols:
         total = interop(ctx, p)
         reasons = f" ({total.reasons} reason{'s' if total.reasons != 1 else ''})" if total.unsupported else ""
-        rows.append([f"[`{p}`]({detail_path(p)})"] + [interop_cell(interop(ctx, p, pair)) for pair in pairs]
+        rows.append([Link(Code(p), detail_path(p))] + [interop_cell(interop(ctx, p, pair)) for pair in pairs]
                     + [interop_cell(total) + reasons])
     return [Heading(2, "Interop"),
-            Paragraph("Cells whose vectors all passed, of those that could run, per protocol and pair of languages "
-                      "(client→server); ➖ n: cells unsupported (the last column counts their distinct reasons). "
-                      "Each protocol's matrix, with every reason, is in its detail file."
-                      + _vectors_left_out(ctx.run)),
+            Paragraph(Text("Cells whose vectors all passed, of those that could run, per protocol and pair of "
+                           "languages (client→server); ➖ n: cells unsupported (the last column counts their distinct "
+                           "reasons). Each protocol's matrix, with every reason, is in its detail file.",
+                           _vectors_left_out(ctx.run))),
             Table(["protocol"] + pairs + ["all"], rows)]
 
 
-def _vectors_left_out(run: dict) -> str:
+def _vectors_left_out(run: dict) -> Text:
     left = run.get("vectors_left_out") or []
-    return (f" Profile `{run['profile'].get('name')}` left out the {len(left)} large vectors (50,000 values or 1 MiB "
-            "each): `just certify` sends them." if left else "")
+    return Text(" Profile ", Code(str(run["profile"].get("name"))), f" left out the {len(left)} large vectors (50,000 "
+                "values or 1 MiB each): ", Code("just certify"), " sends them.") if left else Text()
 
 
-def headline_text(h: Headline | None, baseline: bool) -> str:
+def headline_text(h: Headline | None, baseline: bool) -> Text:
+    """The p50 across passes and, but for the baseline, its multiple of the baseline's."""
     if h is None:
-        return NONE
+        return Text(NONE)
     if h.p50 is None:
-        return STATUS_MARK.get(h.status, NONE) if h.status else NONE
-    text = median(h.p50)
+        return Text(Status(h.status) if h.status else NONE)
     if not baseline and h.ratio is not None:
-        text += f" ×{median(h.ratio, 2, flag=False)}"
-    return text
+        return Text(value(h.p50), " ", value(h.ratio, 2, flag=False, prefix="×"))
+    return Text(value(h.p50))
 
 
 def headline_tables(ctx: Context) -> list:
     figures = ctx.figures
     pairs = language_pairs(ctx)
     out = [Heading(2, "Latency: the headline"),
-           Paragraph(f"Median round-trip time (p50) in µs, and × that of `{figures.baseline}` for the same pair of "
-                     "languages and workload"
-                     + (", each the median across passes with its 95% interval" if figures.multi else "")
-                     + ". Where a language has several implementations the default one (named as the language) stands "
-                       "for it.")]
+           Paragraph(Text("Median round-trip time (p50) in µs, and × that of ", Code(str(figures.baseline)),
+                          " for the same pair of languages and workload",
+                          ", each the median across passes with its 95% interval" if figures.multi else "",
+                          ". Where a language has several implementations the default one (named as the language) "
+                          "stands for it."))]
     for w in [w for w in ("ping", payload_workload(ctx)) if w]:
         rows = []
         for p in figures.protocols:
             values = [headline(ctx, p, pair, w) for pair in pairs]
             if any(h is not None and h.p50 is not None for h in values):
-                rows.append([f"`{p}`"] + [headline_text(h, p == figures.baseline) for h in values])
+                rows.append([Code(p)] + [headline_text(h, p == figures.baseline) for h in values])
         if rows:
             out += [Heading(3, w), Table(["protocol"] + pairs, rows)]
     return out
@@ -324,8 +333,8 @@ def anomaly_list(ctx: Context) -> list:
     if not found:
         return [Heading(2, "Anomalies"), Paragraph("None flagged.")]
     shown = pick(found)
-    items = [a.text + (f" ([detail]({detail_path(a.protocol)}))" if a.protocol in ctx.figures.protocols else "")
-             for a in shown]
+    items = [a.text + (Text(" (", Link("detail", detail_path(a.protocol)), ")")
+                       if a.protocol in ctx.figures.protocols else "") for a in shown]
     more = len(found) - len(shown)
     return [Heading(2, "Anomalies"),
             Paragraph(f"The {len(shown)} most important of {len(found)} flagged, most important first (unexpected "
@@ -359,10 +368,10 @@ def trust_blocks(ctx: Context) -> list:
     n = t.counts
     items = []
     if t.floor:
-        items.append(f"Floor (a C ping-pong on the same path): {median(t.floor)} µs p50; {t.baselines_met} of "
-                     f"{t.baselines} raw baselines within their target of it"
-                     + (f"; {n.below_floor} of {n.timed} timed workloads below it ({MARK[Flag.BELOW_FLOOR]}, a method "
-                        "error: their figures are not results)." if n.below_floor else "; none below it."))
+        items.append(Text("Floor (a C ping-pong on the same path): ", value(t.floor), f" µs p50; {t.baselines_met} of "
+                          f"{t.baselines} raw baselines within their target of it",
+                          f"; {n.below_floor} of {n.timed} timed workloads below it ({MARK[Flag.BELOW_FLOOR]}, a "
+                          "method error: their figures are not results)." if n.below_floor else "; none below it."))
     else:
         items.append("Floor: not measured.")
     items.append(f"Stability: {n.unstable} of {n.timed} timed workloads have unstable repetitions "
@@ -383,10 +392,9 @@ def trust_blocks(ctx: Context) -> list:
 
 
 def contents(ctx: Context) -> list:
-    links = [f"[the run in detail]({detail_path(RUN_DETAIL)}): outcomes and failures, environment and method, the "
-             "floor, steal and CPU probe, every protocol side by side and against the baseline; "
-             f"[hostile peers]({detail_path(hostile.HOSTILE)}): {hostile.summary_line(ctx)}"]
-    links += [f"[`{p}`]({detail_path(p)})" for p in ctx.figures.protocols]
-    return [Heading(2, "Detail"), Paragraph("; ".join(links[:1]) + ". Per protocol (interop matrix, implementations, "
-                                            "latency, CPU, bytes, connections, warm-up, memory): "
-                                            + ", ".join(links[1:]) + ".")]
+    run = Text(Link("the run in detail", detail_path(RUN_DETAIL)), ": outcomes and failures, environment and method, "
+               "the floor, steal and CPU probe, every protocol side by side and against the baseline; ",
+               Link("hostile peers", detail_path(hostile.HOSTILE)), f": {hostile.summary_line(ctx)}")
+    protocols = Text.join(", ", [Link(Code(p), detail_path(p)) for p in ctx.figures.protocols])
+    return [Heading(2, "Detail"), Paragraph(Text(run, ". Per protocol (interop matrix, implementations, latency, CPU, "
+                                                 "bytes, connections, warm-up, memory): ", protocols, "."))]
