@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import agreement, environment, exports, known_failures, plan, publish, records, stats
+from analysis import agreement, exports, known_failures, publish, records, stats
 from analysis.report import flags
 from analysis.report.blocks import (
     Bullets,
@@ -69,101 +69,6 @@ def test_percentiles_from_one_running_sum_are_the_librarys_own():
 def test_summary_rejects_no_samples():
     with pytest.raises(ValueError):
         stats.summarize([[], []])
-
-
-def test_plan_filters_by_profile_size_and_protocol():
-    registry, contract = plan.load_registry(IDL), json.loads((IDL / "contract.json").read_text())
-    spec, profile = plan.load_profile(IDL, "full")
-    rows, unsupported = plan.workloads_for(spec, profile, "xmlrpc", registry, contract)
-    assert "randomDoublesStream50k" not in [w["name"] for w in rows]
-    assert unsupported["randomDoublesStream50k"] == registry["protocols"]["xmlrpc"]["lacks"]["server-streaming"]
-    rows, unsupported = plan.workloads_for(spec, profile, "grpc", registry, contract)
-    assert "randomDoublesStream50k" in [w["name"] for w in rows]
-    assert unsupported == {"calculatorSession": registry["protocols"]["grpc"]["lacks"]["remote-references"]}
-    rows, unsupported = plan.workloads_for(spec, profile, "rmi", registry, contract)
-    assert "calculatorSession" in [w["name"] for w in rows] and "randomDoublesStream50k" in unsupported
-    juric_spec, juric = plan.load_profile(IDL, "juric")
-    rows, _ = plan.workloads_for(juric_spec, juric, "rawtcp", registry, contract)
-    assert [r["calls"] for r in rows] == [1000] * 8 and rows[0]["repetitions"] == 12
-
-
-def test_estimate_counts_the_jit_warm_up_a_new_process_is_expected_to_need(tmp_path):
-    plan.write_plans(tmp_path, IDL, "default", ["rawtcp"], 1, 7)
-    cell = {"protocol": "rawtcp"}
-    plain = plan.estimate_seconds(tmp_path, cell)
-    jit = plan.estimate_seconds(tmp_path, cell | {"server_jit_threads": "^C2", "server_warmup_max_s": 180})
-    assert jit >= 90 > plain > 0  # half its bound
-    # a bound without a JIT to wait for counts nothing
-    assert plan.estimate_seconds(tmp_path, cell | {"server_warmup_max_s": 180}) == plain
-    assert plan.estimate_seconds(tmp_path, cell | {"unsupported": "no library"}) == 0
-    # kept processes warm their JIT once per pass: the second cell of the same pair expects none
-    pair = cell | {"server": "java", "client": "java", "server_jit_threads": "^C2", "client_jit_threads": "^C2",
-                   "server_warmup_max_s": 180, "client_warmup_max_s": 180}
-    other_client = pair | {"client": "python", "client_jit_threads": ""}
-    kept = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=True)
-    fresh = plan.estimate_run(tmp_path, [pair, pair, other_client], 2, kept=False)
-    assert kept == 2 * (jit + 2 * plain) and fresh == 2 * (3 * jit)
-
-
-def test_main_job_times_slow_calls_for_min_ms_not_for_a_call_count():
-    """default's least calls per repetition are few, so a 10 ms call is timed for about min_ms per
-    repetition, while the warm-up batches keep their size."""
-    _, profile = plan.load_profile(IDL, "default")
-    for size in ("small", "medium", "large"):
-        counts = profile[size]
-        assert counts["calls"] * 0.010 <= 2 * counts["min_ms"] / 1000, size
-        assert counts["warmup"] >= counts["calls"], size
-
-
-def test_shuffled_groups_cells_by_protocol_then_server_in_a_seeded_order():
-    cells = [json.dumps({"name": f"{p}/{c}→{s}", "protocol": p, "server": s, "client": c})
-             for p in ("a", "b", "c") for s in ("x", "y", "z") for c in ("x", "y", "z")]
-    first = [json.loads(line) for line in plan.shuffled(cells, 5, 1)]
-    assert sorted(c["name"] for c in first) == sorted(json.loads(line)["name"] for line in cells)
-    runs = [(c["protocol"], c["server"]) for c in first]
-    # each protocol, and each server within it, is one contiguous run of cells
-    assert len([k for i, k in enumerate(runs) if i == 0 or runs[i - 1] != k]) == 9
-    protocols = [p for i, p in enumerate(c["protocol"] for c in first) if i == 0 or first[i - 1]["protocol"] != p]
-    assert len(protocols) == 3
-    assert plan.shuffled(cells, 5, 1) == plan.shuffled(cells, 5, 1)
-    orders = {tuple(plan.shuffled(cells, 5, n)) for n in range(1, 6)}
-    assert len(orders) > 1
-
-
-def test_warm_phases_take_consecutive_protocols_until_their_processes_would_pass_the_bound():
-    def cell(p, s, c, **more):
-        return json.dumps({"name": f"{p}/{c}→{s}", "protocol": p, "server": s, "client": c, **more})
-    # a: 2 servers + 2 clients; b: 1 + 1 (one cell unsupported: its sides count for nothing); c: 3 + 3
-    lines = ([cell("a", s, c) for s in "xy" for c in "xy"]
-             + [cell("b", "x", "x"), cell("b", "x", "z", unsupported="no")]
-             + [cell("c", s, c) for s in "xyz" for c in "xyz"])
-    assert plan.warm_chunks(lines, 6) == [0] * 4 + [0] * 2 + [1] * 9
-    assert plan.warm_chunks(lines, 5) == [0] * 4 + [1] * 2 + [2] * 9  # a protocol alone may pass the bound
-    assert plan.warm_chunks(lines, 100) == [0] * 15
-    assert plan.warm_chunks(lines[4:6], 1) == [0, 0]
-
-
-def test_a_covering_profile_crosses_each_language_pair_once_and_every_implementation():
-    def cell(client, server, **extra):
-        lang = {"java": "java", "java-pool": "java", "java-lite": "java", "python": "python", "dotnet": "dotnet"}
-        return {"name": f"p/{client}→{server}", "protocol": "p", "client": client, "server": server,
-                "client_language": lang[client], "server_language": lang[server], **extra}
-    clients, servers = ("java", "java-pool", "java-lite", "python", "dotnet"), ("java", "python", "dotnet")
-    cells = [cell(c, s) for c in clients for s in servers]
-    cells.append(cell("dotnet", "java-pool", unsupported="no such server"))
-    cells[-1]["server_language"] = "java"
-    chosen = plan.cover_language_pairs(cells)
-    runnable = [c for c in chosen if not c.get("unsupported")]
-    pairs = [(c["client_language"], c["server_language"]) for c in runnable]
-    assert len(pairs) == len(set(pairs)) == 9  # every pair of the three languages, once
-    assert {c["client"] for c in runnable} == set(clients) and {c["server"] for c in runnable} == set(servers)
-    assert any(c.get("unsupported") for c in chosen)  # a cell that cannot run keeps its row and reason
-    assert plan.cover_language_pairs(chosen) == chosen  # a cover of a cover is itself
-
-
-def test_plan_unknown_profile_is_a_clear_error():
-    with pytest.raises(plan.PlanError, match="unknown profile 'nope'; known: certify, smoke, default"):
-        plan.load_profile(IDL, "nope")
 
 
 def _rec(cell, workload, status, reason="", vectors=None):
@@ -443,15 +348,6 @@ def test_median_ci_t_interval_and_order_statistics():
 
 
 # -- environment and exports ---------------------------------------------------------------------------
-
-def test_write_env_records_pin_note_network_and_steal(tmp_path):
-    run = tmp_path / "run"
-    run.mkdir()
-    env = environment.write_env(run, tmp_path, {"name": "smoke"}, "wire note", "cpu note", "server on CPU 1")
-    assert env["run"]["pin"] == "server on CPU 1" and env["run"]["wire"] == "wire note"
-    assert "tcp_congestion_control" in env["run"]["network"] and "available" in env["run"]["steal"]
-    assert json.loads((run / "env.json").read_text())["run"]["pin"] == "server on CPU 1"
-
 
 def _timed_rec(cell, workload, pass_no, p50, **extra):
     rec = _rec(cell, workload, "pass")

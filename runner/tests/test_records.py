@@ -1,13 +1,16 @@
 """Records: a step's facts folded into one final record per (cell, workload, pass), stored without the
 run's environment and joined with it on load; runs of schema 2 (embedded environment, duplicates) still
-read; publishing and resuming either format."""
+read; publishing and resuming either format. The steps' files are written here as the shell and the conductor
+write them (runner/FACTS.md)."""
 import gzip
 import json
 from pathlib import Path
 
 import pytest
 
-from analysis import fold, publish, records, resume
+from analysis import publish, records
+from conductor import facts as facts_mod
+from conductor import fold, plan, resume
 from test_analysis import _git_tree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,12 +27,53 @@ def _wire(n: int) -> dict:
     return {"bytes_c2s": 100 * n, "bytes_s2c": 200 * n, "packets_c2s": 2 * n, "packets_s2c": 2 * n}
 
 
-def _measured(calls: list[int]) -> dict:
-    reps = [{"calls": n, "client_cpu_us_before": 0, "server_cpu_us_before": 0, "client_cpu_us_after": 2 * n,
-             "server_cpu_us_after": 3 * n, "wire_before": None, "wire_after": None} for n in calls]
-    group = {"cpu_ticks": 1, "rss_kb": 1024, "rss_peak_kb": 2048, "threads": 3}
-    return {"repetitions": reps, "accepted_before": 5, "accepted_after": 5,
-            "time_wait": {"client": 0, "server": 1}, "client_group": group, "server_group": group}
+def write_facts(folder: Path, *facts: dict) -> None:
+    """Facts appended to folder/facts.tsv as the shell's `fact` and facts.write append them."""
+    with open(folder / facts_mod.FACTS, "a", encoding="utf-8") as f:
+        for fact in facts:
+            fields = [f"{k}={facts_mod._text(v)}" for k, v in fact.items() if k not in ("time", "kind")]
+            f.write("\t".join([fact.get("time", "2026-01-01T00:00:00Z"), fact["kind"], *fields]) + "\n")
+
+
+def _timed(cell_dir: Path, name: str, calls: list[int], jit: dict | None = None) -> None:
+    """A timed workload as the shell's timed window leaves it: its repetitions (each side's cgroup CPU around
+    each) and the snapshots before and after them (connections accepted, TIME_WAIT, JIT ticks, the groups)."""
+    (cell_dir / f"{name}.repetitions.tsv").write_text("".join(f"{n}\t0\t0\t\t{2 * n}\t{3 * n}\t\n" for n in calls))
+    jit = jit or {}
+    for when, jit_ticks in (("before", 0), ("after", 1)):
+        text = ["## snmp server", "Tcp: RtoAlgorithm PassiveOpens", "Tcp: 1 5",
+                "## sockstat client", "TCP: inuse 1 orphan 0 tw 0 alloc 2 mem 1",
+                "## sockstat server", "TCP: inuse 1 orphan 0 tw 1 alloc 2 mem 1"]
+        for role in ("client", "server"):
+            text += [f"## jit {role}"] + ([str(jit[role] * jit_ticks)] if role in jit else [])
+        text += ["## group client", "1 1024 2048 3", "## group server", "1 1024 2048 3"]
+        (cell_dir / f"{name}.window.{when}").write_text("\n".join(text) + "\n")
+
+
+def _snapshot(wire: dict, segments: dict | None = None, retransmitted: dict | None = None,
+              resent: dict | None = None) -> str:
+    """A counting pass's snapshot as the shell's wire_snapshot takes it, from the counters it should read as."""
+    out = ["## dev", f"rpcm1c: {wire['bytes_s2c']} {wire['packets_s2c']} 0 0 0 0 0 0 {wire['bytes_c2s']} "
+                     f"{wire['packets_c2s']} 0 0 0 0 0 0"]
+    for d in ("c2s", "s2c") if segments else ():
+        empty, data, payload = segments[f"empty_segments_{d}"], segments[f"data_segments_{d}"], segments[f"payload_{d}"]
+        out += [f"## nft {d}",
+                f'tcp doff 5 ip length 40 counter packets {empty} bytes {40 * empty} comment "{d} empty 5"',
+                f'tcp doff 5 counter packets {empty + data} bytes {payload + 40 * (empty + data)} comment "{d} all 5"']
+    for role, d in (("client", "c2s"), ("server", "s2c")) if retransmitted else ():
+        out += [f"## snmp {role}", "Tcp: ActiveOpens RetransSegs", f"Tcp: 0 {retransmitted[f'retransmitted_{d}']}"]
+    for d in ("c2s", "s2c") if resent is not None else ():
+        out += [f"## ss {d}"] + [f"ESTAB 0 0 {key.split()[0]} {key.split()[1]} bytes_retrans:{n}"
+                                 for key, n in resent[d].items()]
+    return "\n".join(out) + "\n"
+
+
+def _counted(cell_dir: Path, name: str, answer: dict, before: str, after: str) -> None:
+    """A workload's counting pass: its snapshots and the client's answer."""
+    (cell_dir / "wire").mkdir(exist_ok=True)
+    (cell_dir / "wire" / f"{name}.before").write_text(before)
+    (cell_dir / "wire" / f"{name}.after").write_text(after)
+    (cell_dir / "wire" / f"{name}.answer").write_text(json.dumps(answer) + "\n")
 
 
 def _run_with_a_cell(tmp_path: Path) -> tuple[Path, Path]:
@@ -37,7 +81,7 @@ def _run_with_a_cell(tmp_path: Path) -> tuple[Path, Path]:
     facts (its vectors, ping timed, echoInt32 failed, the cell's end), and its server's exit noted."""
     run = tmp_path / "20260101T000000Z-smoke"
     (run / "plan").mkdir(parents=True)
-    (run / "plan" / "profile.json").write_text(json.dumps({"steady": {"max_ms": 0}}))
+    (run / "plan" / "profile.json").write_text(json.dumps(plan.resolve("smoke", {})))
     (run / "plan" / "echo.tsv").write_text("ping small 1 2 2 0 2\nechoInt32 small 1 2 2 0 2\n")
     (run / "env.json").write_text(json.dumps(ENV))
     (run / "cells.jsonl").write_text(json.dumps(CELL, ensure_ascii=False) + "\n")
@@ -50,17 +94,24 @@ def _run_with_a_cell(tmp_path: Path) -> tuple[Path, Path]:
     (cell_dir / "vectors.json").write_text(json.dumps({"results": [{"id": "v", "status": "pass"}]}))
     with gzip.open(cell_dir / "ping.samples.json.gz", "wt") as f:  # compressed before the fold, as run_cell does
         f.write(json.dumps({"samples_ns": [[1000, 2000], [1500, 2500]]}))
-    (cell_dir / "wire.jsonl").write_text(json.dumps({"workload": "ping", "calls": 2, "before": _wire(1),
-                                                     "after": _wire(3)}) + "\n")
-    facts = [{"time": "2026-01-01T00:00:01Z", "kind": "vectors", "pass": 1},
-             {"time": "2026-01-01T00:00:02Z", "kind": "workload", "pass": 1, "workload": "ping", "size": "small",
-              "warmup": 1, "calls": 2, "repetitions": 2, "min_ms": 0, "measured": _measured([2, 2])},
-             {"kind": "status", "pass": 1, "status": "fail", "reason": "differs", "from": "echoInt32", "only": True},
-             {"kind": "cell_end", "pass": 1, "steal_ticks": 0, "calibration_ns": 123}]
-    (cell_dir / "facts.jsonl").write_text("".join(json.dumps(f) + "\n" for f in facts))
-    (run / "server_exits.jsonl").write_text(json.dumps({"pass": 1, "cell": CELL["name"],
-                                                        "server_exit_status": 137}, ensure_ascii=False) + "\n")
+    _counted(cell_dir, "ping", {"ok": True, "calls": 2}, _snapshot(_wire(1)), _snapshot(_wire(3)))
+    _timed(cell_dir, "ping", [2, 2])
+    write_facts(cell_dir, {"time": "2026-01-01T00:00:01Z", "kind": "vectors", "pass": 1},
+                {"time": "2026-01-01T00:00:02Z", "kind": "workload", "pass": 1, "workload": "ping", "size": "small",
+                 "warmup": 1, "calls": 2, "repetitions": 2, "min_ms": 0},
+                {"kind": "status", "pass": 1, "status": "fail", "reason": "differs", "from": "echoInt32", "only": True})
+    (run / "server_exits.tsv").write_text(f"1\t{CELL['name']}\t137\n")
     return run, cell_dir
+
+
+def _end(cell_dir: Path, **more) -> None:
+    """The cell's end, as the conductor writes it."""
+    write_facts(cell_dir, {"kind": "cell_end", "pass": 1, "steal_ticks": 0, "calibration_ns": 123, **more})
+
+
+def end_cell(run: Path, cell_dir: Path, **more) -> tuple[int, str]:
+    _end(cell_dir, **more)
+    return fold.end_cell(run, cell_dir)
 
 
 def _stored_lines(run: Path) -> list[dict]:
@@ -69,13 +120,13 @@ def _stored_lines(run: Path) -> list[dict]:
 
 def test_a_cells_facts_fold_into_one_record_per_workload_without_the_environment(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
-    work, summary = fold.end_cell(run, cell_dir).split("\t")
-    assert int(work) > 0 and summary == "pass: 1 pass; 1/2 workloads timed"
+    work, summary = end_cell(run, cell_dir)
+    assert work > 0 and summary == "pass: 1 pass; 1/2 workloads timed"
     lines = _stored_lines(run)
     assert [(r["cell"], r["workload"], r["pass"]) for r in lines] == [
         (CELL["name"], "vectors", 1), (CELL["name"], "ping", 1), (CELL["name"], "echoInt32", 1)]
     assert all(r["schema"] == 3 and r["run_id"] == run.name and "env" not in r for r in lines)
-    assert all("server_exit_status" not in r for r in lines)  # joined on load, from server_exits.jsonl
+    assert all("server_exit_status" not in r for r in lines)  # joined on load, from server_exits.tsv
     vectors, ping, echo = lines
     assert vectors["time"] == "2026-01-01T00:00:01Z" and vectors["facts"] == {"server": {"fake": "echo"}}
     assert ping["status"] == "pass" and ping["calls"] == 4 and ping["rtt_us"]["p50"] > 0
@@ -91,12 +142,11 @@ def test_the_counting_pass_segments_fold_into_payload_and_bare_segments_per_call
     run, cell_dir = _run_with_a_cell(tmp_path)
     segments = {"payload_c2s": 40, "payload_s2c": 90, "data_segments_c2s": 4, "data_segments_s2c": 6,
                 "empty_segments_c2s": 1, "empty_segments_s2c": 3}
-    (cell_dir / "wire.jsonl").write_text(json.dumps({
-        "workload": "ping", "calls": 2, "before": _wire(1), "after": _wire(3),
-        "segments_before": {k: 1 for k in segments}, "segments_after": {k: v + 1 for k, v in segments.items()},
-        "retransmitted_before": {"retransmitted_c2s": 7, "retransmitted_s2c": 46},
-        "retransmitted_after": {"retransmitted_c2s": 7, "retransmitted_s2c": 49}}) + "\n")
-    fold.end_cell(run, cell_dir)
+    _counted(cell_dir, "ping", {"ok": True, "calls": 2},
+             _snapshot(_wire(1), {k: 1 for k in segments}, {"retransmitted_c2s": 7, "retransmitted_s2c": 46}),
+             _snapshot(_wire(3), {k: v + 1 for k, v in segments.items()},
+                       {"retransmitted_c2s": 7, "retransmitted_s2c": 49}))
+    end_cell(run, cell_dir)
     ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
     assert {k: ping["wire_per_call"][k] for k in segments} == {k: v / 2 for k, v in segments.items()}
     # the resends over the same calls, per call: their bytes are in the payload
@@ -113,23 +163,21 @@ def test_bytes_tcp_sent_again_come_off_the_payload_the_counters_saw_twice(tmp_pa
                 "empty_segments_c2s": 700, "empty_segments_s2c": 3}
     # the server resent 40 segments (57,920 bytes) on its connection, a closed connection's count is gone, a
     # connection of another cell resent nothing in between, and the client's sockets none
-    before = {"c2s": {}, "s2c": {"a:1 b:2": 1448, "a:1 b:9": 5000, "a:1 b:3": 100}}
-    after = {"c2s": {}, "s2c": {"a:1 b:2": 1448 + 57_920, "a:1 b:3": 100}}
-    (cell_dir / "wire.jsonl").write_text(json.dumps({
-        "workload": "ping", "calls": 2, "before": _wire(1), "after": _wire(3),
-        "segments_before": {k: 0 for k in segments}, "segments_after": segments,
-        "retransmitted_before": {"retransmitted_c2s": 0, "retransmitted_s2c": 0},
-        "retransmitted_after": {"retransmitted_c2s": 0, "retransmitted_s2c": 40},
-        "resent_bytes_before": before, "resent_bytes_after": after}) + "\n")
-    fold.end_cell(run, cell_dir)
+    a, b = "198.18.0.2:1", "198.18.0.1"
+    before = {"c2s": {}, "s2c": {f"{a} {b}:2": 1448, f"{a} {b}:9": 5000, f"{a} {b}:3": 100}}
+    after = {"c2s": {}, "s2c": {f"{a} {b}:2": 1448 + 57_920, f"{a} {b}:3": 100}}
+    _counted(cell_dir, "ping", {"ok": True, "calls": 2},
+             _snapshot(_wire(1), {k: 0 for k in segments}, {"retransmitted_c2s": 0, "retransmitted_s2c": 0}, before),
+             _snapshot(_wire(3), segments, {"retransmitted_c2s": 0, "retransmitted_s2c": 40}, after))
+    end_cell(run, cell_dir)
     wire = next(r for r in _stored_lines(run) if r["workload"] == "ping")["wire_per_call"]
     assert wire["payload_s2c"] == (2_100_000 - 57_920) / 2 and wire["resent_payload_s2c"] == 57_920 / 2
     assert wire["payload_c2s"] == 200 and wire["resent_payload_c2s"] == 0
     assert wire["data_segments_s2c"] == 1460 / 2 and wire["retransmitted_s2c"] == 40 / 2  # copies counted
     # without the connections' counts (no ss), the payload stays as counted
-    lines = json.loads((cell_dir / "wire.jsonl").read_text())
-    lines["resent_bytes_after"] = None
-    assert fold._wire_counts_line(lines)["payload_s2c"] == 2_100_000 / 2
+    line = {"calls": 2, "before": _wire(1), "after": _wire(3), "segments_before": {k: 0 for k in segments},
+            "segments_after": segments, "resent_bytes_before": before, "resent_bytes_after": None}
+    assert fold._wire_counts_line(line)["payload_s2c"] == 2_100_000 / 2
 
 
 def test_bytes_the_clients_library_sent_on_its_own_come_off_the_payload_apart(tmp_path):
@@ -140,8 +188,9 @@ def test_bytes_the_clients_library_sent_on_its_own_come_off_the_payload_apart(tm
             "segments_before": {k: 0 for k in segments}, "segments_after": segments,
             # RMI's distributed GC cleaned references during the count: 1,500 bytes out, 300 back
             "answer": {"ok": True, "calls": 10, "background": {"c2s": 1_500, "s2c": 300}}}
-    (cell_dir / "wire.jsonl").write_text(json.dumps(line) + "\n")
-    fold.end_cell(run, cell_dir)
+    _counted(cell_dir, "ping", line["answer"], _snapshot(_wire(1), line["segments_before"]),
+             _snapshot(_wire(3), segments))
+    end_cell(run, cell_dir)
     wire = next(r for r in _stored_lines(run) if r["workload"] == "ping")["wire_per_call"]
     assert wire["payload_c2s"] == 1_050 and wire["background_payload_c2s"] == 150
     assert wire["payload_s2c"] == 870 and wire["background_payload_s2c"] == 30
@@ -155,13 +204,10 @@ def _with_floor_before_the_group(run: Path, cell_dir: Path, floor_facts: list[di
     """The floor taken before the cell's server group, and the cell's end naming its folder."""
     folder = run / "floor" / "pass1" / "before-echo__alpha-to-beta"
     folder.mkdir(parents=True)
-    (folder / "facts.jsonl").write_text("".join(json.dumps(f) + "\n" for f in floor_facts))
+    write_facts(folder, *floor_facts)
     if samples is not None:
         (folder / "ping.samples.json").write_text(json.dumps({"samples_ns": samples}))
-    lines = (cell_dir / "facts.jsonl").read_text().splitlines()
-    end = json.loads(lines[-1])
-    end["floor"] = "floor/pass1/before-echo__alpha-to-beta"
-    (cell_dir / "facts.jsonl").write_text("\n".join(lines[:-1] + [json.dumps(end)]) + "\n")
+    _end(cell_dir, floor="floor/pass1/before-echo__alpha-to-beta")
 
 
 def test_the_timed_records_carry_the_floor_taken_before_their_server_group(tmp_path):
@@ -190,11 +236,9 @@ def test_the_timed_records_carry_the_floor_taken_right_after_their_cell(tmp_path
     _with_floor_before_the_group(run, cell_dir, [{"kind": "adjacent_floor", "pass": 1}], [[40_000, 40_000]])
     after = run / "floor" / "pass1" / "after-echo__alpha-to-beta"
     after.mkdir(parents=True)
-    (after / "facts.jsonl").write_text(json.dumps({"kind": "adjacent_floor", "pass": 1}) + "\n")
+    write_facts(after, {"kind": "adjacent_floor", "pass": 1})
     (after / "ping.samples.json").write_text(json.dumps({"samples_ns": [[19_000, 20_000, 21_000]]}))
-    with (cell_dir / "facts.jsonl").open("a") as facts:  # run.sh: measure_floor_after, after the cell's end
-        facts.write(json.dumps({"kind": "floor_after", "pass": 1, "floor": "floor/pass1/after-echo__alpha-to-beta"})
-                    + "\n")
+    write_facts(cell_dir, {"kind": "floor_after", "pass": 1, "floor": "floor/pass1/after-echo__alpha-to-beta"})
     fold.end_cell(run, cell_dir)
     by_workload = {r["workload"]: r for r in _stored_lines(run)}
     assert by_workload["ping"]["floor_after_us"]["folder"] == "floor/pass1/after-echo__alpha-to-beta"
@@ -218,7 +262,7 @@ def test_the_warm_up_answers_say_whether_a_workload_got_steady(tmp_path):
     answer = {"ok": True, "checked": 6, "batches": 3, "steady": True, "elapsed_ms": 12, "batch_medians_ns": [1, 1, 1]}
     (cell_dir / "warmup.jsonl").write_text("".join(
         json.dumps({"workload": w, "answer": dict(answer, steady=w == "ping")}) + "\n" for w in ("echoInt32", "ping")))
-    fold.end_cell(run, cell_dir)
+    end_cell(run, cell_dir)
     ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
     assert ping["warmup_steady"] == {"steady": True, "batches": 3, "elapsed_ms": 12, "checked": 6}
 
@@ -230,7 +274,7 @@ def test_a_kept_process_s_steady_state_is_its_warm_phase_s_full_round_and_the_ce
     (cell_dir / "warm-phase.jsonl").write_text("".join(
         json.dumps({"workload": "ping", "answer": dict(full, batches=b)}) + "\n" for b in (9, 4)))
     (cell_dir / "warmup.jsonl").write_text(json.dumps({"workload": "ping", "answer": short, "rewarm": True}) + "\n")
-    fold.end_cell(run, cell_dir)
+    end_cell(run, cell_dir)
     ping = next(r for r in _stored_lines(run) if r["workload"] == "ping")
     # the last full round counts for the steady state (⌛ when it did not get there); the short re-warm's
     # bound cuts it off often and says nothing against the state the full rounds reached
@@ -241,15 +285,16 @@ def test_a_kept_process_s_steady_state_is_its_warm_phase_s_full_round_and_the_ce
     assert fold._steady(cell_dir, "ping") == {"steady": False, "batches": 4, "elapsed_ms": 900, "checked": 800}
 
 
-def test_the_timed_records_carry_the_warm_up_of_their_processes_and_the_jit_s_cpu_while_timed(tmp_path):
+def test_the_timed_records_carry_the_warm_up_of_their_processes_and_the_jit_s_cpu_while_timed(tmp_path, monkeypatch):
     run, cell_dir = _run_with_a_cell(tmp_path)
-    lines = [json.loads(line) for line in (cell_dir / "facts.jsonl").read_text().splitlines()]
     warm = {"kind": "warm", "pass": 1, "seconds": 40, "client": {"jit": False},
             "server": {"jit": True, "ended": "quiet", "share": 0.01, "window_ms": 5200, "warm_s": 31}}
-    # the server's compiler threads took 2 ticks (20 ms) over ping's repetitions, in which its cgroup used 12 µs
-    lines[1]["measured"]["jit_ticks"] = {"client": None, "server": 2, "clock_ticks_per_s": 100}
-    (cell_dir / "facts.jsonl").write_text("".join(json.dumps(f) + "\n" for f in [lines[0], warm, *lines[1:]]))
-    fold.end_cell(run, cell_dir)
+    write_facts(cell_dir, warm)
+    # the server's compiler threads took 2 ticks (20 ms at 100 a second) over ping's repetitions, in which its
+    # cgroup used 12 µs
+    _timed(cell_dir, "ping", [2, 2], jit={"server": 2})
+    monkeypatch.setattr(fold, "CLOCK_TICKS", 100)
+    end_cell(run, cell_dir)
     by_workload = {r["workload"]: r for r in _stored_lines(run)}
     ping = by_workload["ping"]
     assert ping["warm_phase"] == {k: warm[k] for k in ("seconds", "server", "client")}
@@ -257,14 +302,14 @@ def test_the_timed_records_carry_the_warm_up_of_their_processes_and_the_jit_s_cp
     assert "warm_phase" not in by_workload["vectors"] and "warm_phase" not in by_workload["echoInt32"]
     # a run whose facts have neither (no JIT, or an earlier run) folds as before
     run2, cell_dir2 = _run_with_a_cell(tmp_path / "plain")
-    fold.end_cell(run2, cell_dir2)
+    end_cell(run2, cell_dir2)
     ping = next(r for r in _stored_lines(run2) if r["workload"] == "ping")
     assert "warm_phase" not in ping and "jit_cpu" not in ping
 
 
 def test_load_joins_the_environment_and_the_servers_exit(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
-    fold.end_cell(run, cell_dir)
+    end_cell(run, cell_dir)
     recs = {r["workload"]: r for r in records.load(run)}
     env = recs["ping"]["env"]
     assert env["cpu_model"] == "cpu" and env["profile"] == {"name": "smoke"}
@@ -282,14 +327,13 @@ def test_the_floor_and_the_handlers_fold_as_pseudo_cells(tmp_path):
     floor = run / "floor" / "pass1"
     floor.mkdir(parents=True)
     (floor / "ping.samples.json").write_text(json.dumps({"samples_ns": [[900, 1100]]}))
-    (floor / "facts.jsonl").write_text('{"kind": "floor", "pass": 1}\n')
+    write_facts(floor, {"kind": "floor", "pass": 1})
     handlers = run / "handlers"
     (handlers / "fake").mkdir(parents=True)
     with gzip.open(handlers / "fake" / "ping.samples.json.gz", "wt") as f:
         f.write(json.dumps({"samples_ns": [[10, 20]]}))
-    (handlers / "facts.jsonl").write_text(
-        '{"kind": "handler", "language": "fake", "workload": "ping", "size": "small"}\n'
-        '{"kind": "handler", "language": "fake", "workload": "stream", "size": "small", "error": "no stream"}\n')
+    write_facts(handlers, {"kind": "handler", "language": "fake", "workload": "ping", "size": "small"},
+                {"kind": "handler", "language": "fake", "workload": "stream", "size": "small", "error": "no stream"})
     fold.fold_into_results(run, floor)
     fold.fold_into_results(run, handlers)
     recs = {(r["cell"], r["workload"]): r for r in records.load(run)}
@@ -303,10 +347,10 @@ def test_the_floor_and_the_handlers_fold_as_pseudo_cells(tmp_path):
 def test_a_later_fact_about_a_workload_replaces_the_earlier_record(tmp_path):
     # the metadata check failed after the vectors: the vectors record stays, the workloads are marked
     run, cell_dir = _run_with_a_cell(tmp_path)
-    (cell_dir / "facts.jsonl").write_text(
-        '{"kind": "vectors", "pass": 1}\n'
-        '{"kind": "status", "pass": 1, "status": "error", "reason": "gone", "from": "workloads"}\n'
-        '{"kind": "status", "pass": 1, "status": "timeout", "reason": "hangs", "from": "echoInt32"}\n')
+    (cell_dir / facts_mod.FACTS).unlink()
+    write_facts(cell_dir, {"kind": "vectors", "pass": 1},
+                {"kind": "status", "pass": 1, "status": "error", "reason": "gone", "from": "workloads"},
+                {"kind": "status", "pass": 1, "status": "timeout", "reason": "hangs", "from": "echoInt32"})
     recs = fold.fold(run, cell_dir)
     assert [(r["workload"], r["status"]) for r in recs] == [("vectors", "pass"), ("ping", "error"),
                                                             ("echoInt32", "timeout")]
@@ -320,12 +364,12 @@ def test_a_run_killed_before_the_fold_has_none_of_the_cells_records_and_resume_d
     (run / "env.json").write_text(json.dumps(env))
     assert not (run / "results.jsonl").exists() and records.load(run) == []
     resume.trim(run)  # the journal lists no finished step
-    assert (run / "server_exits.jsonl").read_text() == "" and not cell_dir.exists()
+    assert (run / "server_exits.tsv").read_text() == "" and not cell_dir.exists()
 
 
 def test_a_torn_last_line_is_skipped(tmp_path):
     run, cell_dir = _run_with_a_cell(tmp_path)
-    fold.end_cell(run, cell_dir)
+    end_cell(run, cell_dir)
     with open(run / "results.jsonl", "a", encoding="utf-8") as f:
         f.write('{"cell": "echo/alpha→beta", "workl')
     assert len(records.load(run)) == 3
@@ -393,11 +437,11 @@ def _publishable(run: Path, commit: str) -> Path:
 def test_publish_a_schema_3_run_with_what_its_records_refer_to(tmp_path):
     root, head = _git_tree(tmp_path)
     run, cell_dir = _run_with_a_cell(tmp_path)
-    fold.end_cell(run, cell_dir)
+    end_cell(run, cell_dir)
     target = publish.publish(_publishable(run, head), root, tmp_path / "pub")
     published = [json.loads(line) for line in gzip.open(target / "results.jsonl.gz", "rt", encoding="utf-8")]
     assert published == _stored_lines(run)
-    assert (target / "server_exits.jsonl").exists() and (target / "cells.jsonl").exists()
+    assert (target / "server_exits.tsv").exists() and (target / "cells.jsonl").exists()
     assert records.load(target) == records.load(run)
 
 
@@ -407,7 +451,7 @@ def test_publish_a_schema_2_run_keeps_the_last_record_of_each_part_as_stored(tmp
     target = publish.publish(_publishable(run, head), root, tmp_path / "pub")
     published = [json.loads(line) for line in gzip.open(target / "results.jsonl.gz", "rt", encoding="utf-8")]
     assert published == [lines[4], lines[3]]
-    assert not (target / "server_exits.jsonl").exists()
+    assert not (target / "server_exits.tsv").exists()
     assert records.load(target) == records.load(run)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import manifests
+from conductor import manifests
 
 ROOT = Path(__file__).resolve().parents[2]
 IDL = ROOT / "idl"
@@ -108,7 +108,7 @@ def test_there_are_manifests():
 
 def implementations():
     """(manifest folder, language, index, implementation) for every implementation of every manifest, resolved
-    with its manifest's defaults as the runner reads it (analysis/manifests.py)."""
+    with its manifest's defaults as the runner reads it (conductor/manifests.py)."""
     for path in MANIFESTS:
         manifest = manifests.resolve(json.loads(path.read_text()))
         for index, impl in enumerate(manifest.get("implementations", [])):

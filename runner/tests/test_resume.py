@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import environment, resume
+from conductor import environment, plan, resume
 from test_analysis import _git_tree
 
 
@@ -17,7 +17,7 @@ def _interrupted_run(tmp_path: Path, root: Path) -> Path:
     run = tmp_path / "run"
     (run / "plan").mkdir(parents=True)
     (run / "plan" / "p.tsv").write_text("ping small 1 2 2 0 2\n")
-    (run / "plan" / "profile.json").write_text(json.dumps({"passes": 2, "steady": {"max_ms": 0}}))
+    (run / "plan" / "profile.json").write_text(json.dumps(plan.resolve("full", {}, passes=2)))
     env = {"run": {"profile": {"name": "full", "passes": 2}, **environment.code_state(root)}}
     (run / "env.json").write_text(json.dumps(env))
     (run / "cells.jsonl").write_text("".join(json.dumps({"name": n, "protocol": "p", "slug": n}) + "\n" for n in "ab"))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import environment, manifests
+from conductor import environment, manifests
 
 ROOT = Path(__file__).resolve().parents[2]
 VERDICTS = {"as the reference", "differs", "no reference"}

@@ -3,8 +3,11 @@ them, including the forms that broke hand-written parsers (a dual-stack listener
 2^31 bytes, no nftables)."""
 from conductor import wire
 
+DEV = "rpcm00001c:   18715     245    0    0    0     0          0         0    19451     255    0 0 0 0 0 0"
+TCP = ("Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs "
+       "OutSegs RetransSegs InErrs OutRsts InCsumErrors")
 SNAPSHOT = """## dev
-rpcm00001c:   18715     245    0    0    0     0          0         0    19451     255    0    0    0     0       0          0
+DEV
 ## nft c2s
 table ip rpcmatrix_wire {
 	chain c2s {
@@ -20,17 +23,17 @@ table ip rpcmatrix_wire {
 	}
 }
 ## snmp client
-Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors
+TCP
 Tcp: 1 200 120000 -1 4 0 0 0 1 261 251 7 0 0 0
 ## snmp server
-Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors
+TCP
 Tcp: 1 200 120000 -1 0 4 0 0 1 261 251 2 0 0 0
 ## ss c2s
 ## ss s2c
 ESTAB 0 0 198.18.0.1:8080 198.18.0.2:40000 cubic wscale:7,7 rto:204 bytes_sent:900 bytes_retrans:1448 bytes_acked:900
 ESTAB 0 0 [::ffff:198.18.0.1]:8081 [::ffff:198.18.0.2]:40001 bbr wscale:10,10 rto:204 bytes_retrans:31856 segs_in:2
 ESTAB 0 0 [::ffff:198.18.0.1]:8081 [::ffff:198.18.0.2]:40002 bbr wscale:10,10 rto:204 segs_in:2
-"""
+""".replace("DEV", DEV).replace("TCP\n", TCP + "\n")
 
 
 def test_a_snapshot_is_read_into_the_counting_pass_counters():
