@@ -1,18 +1,18 @@
 package org.rpcmatrix.hessian;
 
 import com.caucho.burlap.client.BurlapProxyFactory;
-import com.caucho.hessian.client.HessianProxyFactory;
 import com.caucho.burlap.io.AbstractBurlapInput;
+import com.caucho.hessian.client.HessianProxyFactory;
 import com.caucho.hessian.io.AbstractHessianInput;
 import com.caucho.hessian.io.AbstractHessianOutput;
 import com.caucho.hessian.io.SerializerFactory;
 import java.io.InputStream;
 import java.io.OutputStream;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationCaller;
-import org.rpcmatrix.core.OperationClient;
-import org.rpcmatrix.core.Protocol;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.mapping.OperationCaller;
+import org.rpcmatrix.core.mapping.OperationClient;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**

@@ -6,11 +6,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Map;
 import javax.servlet.Servlet;
-import org.rpcmatrix.core.Bench;
-import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.Bench;
+import org.rpcmatrix.core.mapping.OperationProxy;
+import org.rpcmatrix.core.reference.InjectedSpin;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
-import org.rpcmatrix.core.WireMapping;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
+import org.rpcmatrix.core.mapping.WireMapping;
 
 /**
  * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md) in {@link WireApi}'s types, by

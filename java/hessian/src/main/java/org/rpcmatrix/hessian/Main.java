@@ -1,6 +1,6 @@
 package org.rpcmatrix.hessian;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /**
  * {@code server|client --protocol hessian1|hessian2|burlap --host H --port N --idl DIR}. One jar serves two

@@ -13,14 +13,14 @@ import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.Comparison;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.conformance.Comparison;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.harness.ClientSession;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /** This module's clients against its servers, in process, for each wire: Hessian 1, Hessian 2, Burlap. */
@@ -95,11 +95,11 @@ class CauchoRoundTripTest {
         Map<String, Object> item = Map.of("id", 5L, "title", "t", "description", "d", "category", "c", "owner", "o",
                 "created", 1_000_000_000_000L, "updated", 1_000_000_000_001L, "quantity", -3, "price", 2.5,
                 "weight", 0.25);
-        assertEquals(List.of(new org.rpcmatrix.core.Item(5, "t", "d", "c", "o", 1_000_000_000_000L,
+        assertEquals(List.of(new org.rpcmatrix.core.contract.Item(5, "t", "d", "c", "o", 1_000_000_000_000L,
                 1_000_000_000_001L, -3, 2.5, 0.25f)), HessianMapping.items(List.of(item)));
         Map<String, Object> record = Map.of("id", 7, "tags", List.of("a"), "values", List.of(1.5));
         assertEquals(java.util.Optional.empty(), Comparison.EXACT.firstDifference("result",
-                new org.rpcmatrix.core.Record(7, List.of("a"), new double[] {1.5}), HessianMapping.record(record)));
+                new org.rpcmatrix.core.contract.Record(7, List.of("a"), new double[] {1.5}), HessianMapping.record(record)));
         // A float32 field that is not a float32 is refused, never rounded.
         Map<String, Object> bad = new java.util.HashMap<>(item);
         bad.put("weight", 0.1);

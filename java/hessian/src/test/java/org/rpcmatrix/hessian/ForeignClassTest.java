@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /** A peer that names a class outside the contract gets a fault; the class is never built (ContractClasses). */

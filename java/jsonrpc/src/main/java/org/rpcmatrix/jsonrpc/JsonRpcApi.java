@@ -1,9 +1,9 @@
 package org.rpcmatrix.jsonrpc;
 
 import java.util.List;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
 
 /**
  * The methods jsonrpc4j serves, named as the contract's operations, with JSON-RPC's carriage

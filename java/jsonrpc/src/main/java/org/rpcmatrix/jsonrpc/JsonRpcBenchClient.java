@@ -1,12 +1,12 @@
 package org.rpcmatrix.jsonrpc;
 
-import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.googlecode.jsonrpc4j.ExceptionResolver;
 import com.googlecode.jsonrpc4j.JsonRpcClient;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import org.apache.http.HttpEntity;
 import org.apache.http.client.entity.GzipCompressingEntity;
@@ -21,9 +21,9 @@ import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
 import org.apache.http.util.EntityUtils;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.mapping.OperationClient;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**

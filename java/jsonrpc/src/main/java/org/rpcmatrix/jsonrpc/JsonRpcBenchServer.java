@@ -12,12 +12,12 @@ import java.util.Map;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
-import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.Bench;
+import org.rpcmatrix.core.mapping.OperationProxy;
+import org.rpcmatrix.core.reference.InjectedSpin;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**

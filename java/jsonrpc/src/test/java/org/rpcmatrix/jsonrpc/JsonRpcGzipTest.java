@@ -19,10 +19,10 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /** jsonrpc-gzip: the client compresses its requests and reads gzip answers; jsonrpc4j's server refuses it. */
 class JsonRpcGzipTest {

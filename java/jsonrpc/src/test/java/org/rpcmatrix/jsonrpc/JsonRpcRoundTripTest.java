@@ -15,13 +15,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.harness.ClientSession;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /** This module's client against its server in process, and the wire as idl/CONTRACT.md writes it. */

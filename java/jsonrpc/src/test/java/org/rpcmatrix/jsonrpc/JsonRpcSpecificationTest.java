@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**

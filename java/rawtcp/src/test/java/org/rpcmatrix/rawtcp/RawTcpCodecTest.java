@@ -12,10 +12,10 @@ import java.io.DataInputStream;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.Comparison;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.conformance.Comparison;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
+import org.rpcmatrix.core.reference.ReferenceBench;
 
 /** The byte layout of idl/rawtcp.md. */
 class RawTcpCodecTest {

@@ -12,15 +12,15 @@ import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
-import org.rpcmatrix.core.AttackClient;
-import org.rpcmatrix.core.BackgroundTraffic;
-import org.rpcmatrix.core.BenchClient;
-import org.rpcmatrix.core.CalculatorClient;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ConnectFigures;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationCaller;
-import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.adapter.AttackClient;
+import org.rpcmatrix.core.adapter.BackgroundTraffic;
+import org.rpcmatrix.core.adapter.BenchClient;
+import org.rpcmatrix.core.adapter.CalculatorClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ConnectFigures;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.mapping.OperationCaller;
+import org.rpcmatrix.core.mapping.OperationClient;
 
 /**
  * Stubs looked up in the server's RMI registry; calls go over RMI's pooled connections (one reused connection

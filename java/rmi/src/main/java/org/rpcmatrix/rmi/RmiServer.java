@@ -10,10 +10,10 @@ import java.rmi.server.UnicastRemoteObject;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.mapping.OperationProxy;
+import org.rpcmatrix.core.reference.InjectedSpin;
 
 /**
  * An RMI registry created in this process on the cell's port, with Bench and CalculatorFactory bound under

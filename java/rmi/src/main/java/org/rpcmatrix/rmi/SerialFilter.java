@@ -2,8 +2,8 @@ package org.rpcmatrix.rmi;
 
 import java.io.ObjectInputFilter;
 import java.util.Set;
-import org.rpcmatrix.core.ArrayBudget;
 import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.contract.ArrayBudget;
 
 /**
  * The server's deserialization filter for call arguments: an allow-list of the contract's types, a few

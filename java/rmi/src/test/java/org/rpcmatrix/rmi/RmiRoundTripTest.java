@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.ProtocolRegistry;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.harness.ClientSession;
 
 /**
  * A server and a client in this process over loopback: every vector of the contract, sessions included, and

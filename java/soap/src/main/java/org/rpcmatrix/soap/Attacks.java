@@ -6,7 +6,7 @@ import org.apache.cxf.frontend.ClientProxy;
 import org.apache.cxf.message.Message;
 import org.apache.wss4j.dom.WSConstants;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.soap.generated.Bench;
 
 /**

@@ -1,12 +1,12 @@
 package org.rpcmatrix.soap;
 
 import java.util.Map;
-import org.rpcmatrix.core.AttackClient;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.MetadataClient;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationCaller;
-import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.adapter.AttackClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.MetadataClient;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.mapping.OperationCaller;
+import org.rpcmatrix.core.mapping.OperationClient;
 import org.rpcmatrix.soap.generated.Bench;
 
 /** The contract over the generated JAX-WS proxy; for the WS-Security variants, also the attacks. */

@@ -9,7 +9,7 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.BenchClient;
+import org.rpcmatrix.core.adapter.BenchClient;
 
 /** A call whose text is over the parser's limit is a fault, not an OutOfMemoryError; the server goes on. */
 class OversizedCallTest {

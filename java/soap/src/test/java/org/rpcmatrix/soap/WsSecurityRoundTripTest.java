@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 
 /** The WS-Security variants in process, with key material made by the set-up's script. */
 class WsSecurityRoundTripTest {

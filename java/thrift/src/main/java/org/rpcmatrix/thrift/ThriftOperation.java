@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TFieldIdEnum;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.thrift.gen.Bench;
 
 /**

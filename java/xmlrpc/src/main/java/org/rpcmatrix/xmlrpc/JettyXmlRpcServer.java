@@ -1,8 +1,8 @@
 package org.rpcmatrix.xmlrpc;
 
 import java.util.Map;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**

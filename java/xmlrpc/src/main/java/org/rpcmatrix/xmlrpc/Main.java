@@ -1,6 +1,6 @@
 package org.rpcmatrix.xmlrpc;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /**
  * {@code server|client --protocol xmlrpc --host H --port N --idl DIR} (runner/PROTOCOL.md); the client also takes

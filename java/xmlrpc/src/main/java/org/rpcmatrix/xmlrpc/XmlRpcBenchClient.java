@@ -5,9 +5,9 @@ import org.apache.xmlrpc.XmlRpcException;
 import org.apache.xmlrpc.client.XmlRpcClient;
 import org.apache.xmlrpc.client.XmlRpcClientConfigImpl;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.mapping.OperationClient;
 
 /** The contract over Apache XML-RPC's {@link XmlRpcClient}: strict XML-RPC, on one of its {@link ClientTransport}s. */
 public final class XmlRpcBenchClient extends OperationClient {

@@ -8,13 +8,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /** The client's --transport option and each of the three transports against this module's server. */
 class ClientTransportTest {

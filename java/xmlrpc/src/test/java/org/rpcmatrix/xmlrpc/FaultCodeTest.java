@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
-import org.rpcmatrix.httphost.RawHttp;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 import org.rpcmatrix.httphost.RawHttp.Answer;
+import org.rpcmatrix.httphost.RawHttp;
 
 /**
  * The Java XML-RPC server's faults carry the codes of the XML-RPC fault code conventions (specs.xmlrpc.com),

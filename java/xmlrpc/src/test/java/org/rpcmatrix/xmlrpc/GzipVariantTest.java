@@ -25,10 +25,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /** xmlrpc-gzip: every transport sends gzip requests of their true length and reads gzip answers. */
 class GzipVariantTest {

@@ -22,8 +22,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /**
  * The Java XML-RPC server, plain and gzip (whose library extensions are on), refuses what the contract never

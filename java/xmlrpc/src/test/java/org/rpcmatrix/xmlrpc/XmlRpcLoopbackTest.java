@@ -13,11 +13,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.harness.ClientSession;
 
 /** This module's client against its server on loopback. */
 class XmlRpcLoopbackTest {
@@ -34,8 +34,8 @@ class XmlRpcLoopbackTest {
         server.stop();
     }
 
-    private static org.rpcmatrix.core.Protocol protocol() throws java.io.IOException {
-        return org.rpcmatrix.core.ProtocolRegistry.load(IDL).require(Main.FAMILY);
+    private static org.rpcmatrix.core.contract.Protocol protocol() throws java.io.IOException {
+        return org.rpcmatrix.core.contract.ProtocolRegistry.load(IDL).require(Main.FAMILY);
     }
 
     private static ClientOptions options() throws java.io.IOException {
