@@ -3,6 +3,6 @@
  * operation table with it: the server proxy of an interface a library dispatches on ({@link
  * org.rpcmatrix.core.mapping.OperationProxy}), the caller of such an interface ({@link
  * org.rpcmatrix.core.mapping.OperationCaller}) and the client whose protocol writes only {@code call(op, args)}
- * ({@link org.rpcmatrix.core.mapping.OperationClient}).
+ * ({@code OperationClient}, generated at build time from idl/contract.json by java/codegen).
  */
 package org.rpcmatrix.core.mapping;
