@@ -1,14 +1,17 @@
 package org.rpcmatrix.httpinvoker;
 
-import java.io.Serializable;
 import java.util.List;
 import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.javaserial.JavaSerialMapping;
+import org.rpcmatrix.javaserial.SerialBook;
+import org.rpcmatrix.javaserial.SerialItem;
+import org.rpcmatrix.javaserial.SerialRecord;
 
 /**
  * The contract as a Java interface for HttpInvoker: Java serialization carries every contract type natively
- * (byte, short, float included), and BenchError is a declared checked exception. The structs are serializable
- * records (the core's records are not Serializable: no other protocol needs it). Served and called over the
- * operation table ({@code OperationProxy}, {@code OperationCaller}) with {@link HttpInvokerMapping}.
+ * (byte, short, float included), and BenchError is a declared checked exception. The structs are the serializable
+ * records RMI carries too (the javaserial module). Served and called over the operation table
+ * ({@code OperationProxy}, {@code OperationCaller}) with {@link JavaSerialMapping}.
  */
 public interface InvokerApi {
     void ping();
@@ -39,23 +42,11 @@ public interface InvokerApi {
 
     double[] logTransform(double[] values);
 
-    InvokerRecord getRecord(String key);
+    SerialRecord getRecord(String key);
 
-    List<InvokerBook> searchBooks(String query, int count) throws BenchError;
+    List<SerialBook> searchBooks(String query, int count) throws BenchError;
 
-    List<InvokerItem> getItems(int count) throws BenchError;
+    List<SerialItem> getItems(int count) throws BenchError;
 
     void fail(int code, String message) throws BenchError;
-
-    record InvokerRecord(long id, List<String> tags, double[] values) implements Serializable {
-    }
-
-    record InvokerBook(String title, List<String> authors, double price, double listPrice, String publisher,
-            int year, int month, List<String> keywords, String isbn, int starRating, String url)
-            implements Serializable {
-    }
-
-    record InvokerItem(long id, String title, String description, String category, String owner, long created,
-            long updated, int quantity, double price, float weight) implements Serializable {
-    }
 }

@@ -10,6 +10,7 @@ import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.core.mapping.OperationCaller;
 import org.rpcmatrix.core.mapping.OperationClient;
 import org.rpcmatrix.httphost.HttpHost;
+import org.rpcmatrix.javaserial.JavaSerialMapping;
 import org.springframework.remoting.httpinvoker.HttpComponentsHttpInvokerRequestExecutor;
 import org.springframework.remoting.httpinvoker.HttpInvokerProxyFactoryBean;
 
@@ -22,7 +23,7 @@ import org.springframework.remoting.httpinvoker.HttpInvokerProxyFactoryBean;
 @SuppressWarnings("deprecation")
 public final class InvokerBenchClient extends OperationClient {
     private static final OperationCaller<InvokerApi> CALLS =
-            OperationCaller.over(InvokerApi.class, HttpInvokerMapping.INSTANCE);
+            OperationCaller.over(InvokerApi.class, JavaSerialMapping.INSTANCE);
 
     private final InvokerApi proxy;
     private final CloseableHttpClient http;

@@ -16,6 +16,7 @@ import org.rpcmatrix.core.contract.Bench;
 import org.rpcmatrix.core.mapping.OperationProxy;
 import org.rpcmatrix.core.reference.InjectedSpin;
 import org.rpcmatrix.httphost.HttpHost;
+import org.rpcmatrix.javaserial.JavaSerialMapping;
 import org.springframework.remoting.httpinvoker.HttpInvokerServiceExporter;
 
 /**
@@ -57,9 +58,12 @@ final class InvokerServer {
                 Map.of(PATH, servlet(service(InjectedSpin.served()))));
     }
 
-    /** {@link InvokerApi} answered by {@code bench} through the operation table, values per {@link HttpInvokerMapping}. */
+    /**
+     * {@link InvokerApi} answered by {@code bench} through the operation table, values per
+     * {@link JavaSerialMapping}.
+     */
     static InvokerApi service(Bench bench) {
-        return OperationProxy.serve(InvokerApi.class, bench, HttpInvokerMapping.INSTANCE);
+        return OperationProxy.serve(InvokerApi.class, bench, JavaSerialMapping.INSTANCE);
     }
 
     static HttpServlet servlet(InvokerApi service) {

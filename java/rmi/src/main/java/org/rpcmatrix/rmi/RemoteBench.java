@@ -4,12 +4,16 @@ import java.rmi.Remote;
 import java.rmi.RemoteException;
 import java.util.List;
 import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.javaserial.JavaSerialMapping;
+import org.rpcmatrix.javaserial.SerialBook;
+import org.rpcmatrix.javaserial.SerialItem;
+import org.rpcmatrix.javaserial.SerialRecord;
 
 /**
  * The contract's operations (idl/contract.json) as an RMI remote interface, written by hand: RMI has no IDL
- * compiler. Structs travel as the Serializable records of {@link RmiTypes}; BenchError by serialization.
+ * compiler. Structs travel as the Serializable records of the javaserial module; BenchError by serialization.
  * Served and called over the operation table ({@code OperationProxy}, {@code OperationCaller}) with
- * {@link RmiMapping}: a dynamic proxy exported with UnicastRemoteObject, as any Remote object.
+ * {@link JavaSerialMapping}: a dynamic proxy exported with UnicastRemoteObject, as any Remote object.
  */
 public interface RemoteBench extends Remote {
     void ping() throws RemoteException;
@@ -40,11 +44,11 @@ public interface RemoteBench extends Remote {
 
     double[] logTransform(double[] values) throws RemoteException;
 
-    RmiTypes.RmiRecord getRecord(String key) throws RemoteException;
+    SerialRecord getRecord(String key) throws RemoteException;
 
-    List<RmiTypes.RmiBook> searchBooks(String query, int count) throws RemoteException, BenchError;
+    List<SerialBook> searchBooks(String query, int count) throws RemoteException, BenchError;
 
-    List<RmiTypes.RmiItem> getItems(int count) throws RemoteException, BenchError;
+    List<SerialItem> getItems(int count) throws RemoteException, BenchError;
 
     void fail(int code, String message) throws RemoteException, BenchError;
 }

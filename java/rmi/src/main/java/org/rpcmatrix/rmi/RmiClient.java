@@ -21,6 +21,7 @@ import org.rpcmatrix.core.adapter.ConnectFigures;
 import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.core.mapping.OperationCaller;
 import org.rpcmatrix.core.mapping.OperationClient;
+import org.rpcmatrix.javaserial.JavaSerialMapping;
 
 /**
  * Stubs looked up in the server's RMI registry; calls go over RMI's pooled connections (one reused connection
@@ -28,7 +29,8 @@ import org.rpcmatrix.core.mapping.OperationClient;
  */
 final class RmiClient extends OperationClient implements CalculatorClient, AttackClient, ConnectFigures,
         BackgroundTraffic {
-    private static final OperationCaller<RemoteBench> CALLS = OperationCaller.over(RemoteBench.class, RmiMapping.INSTANCE);
+    private static final OperationCaller<RemoteBench> CALLS =
+            OperationCaller.over(RemoteBench.class, JavaSerialMapping.INSTANCE);
     private static final String NO_CERTIFICATE = "no-client-certificate";
     private static final String UNTRUSTED_CERTIFICATE = "untrusted-client-certificate";
 
@@ -94,7 +96,7 @@ final class RmiClient extends OperationClient implements CalculatorClient, Attac
         return Map.of("registry_lookup", "Bench, CalculatorFactory");
     }
 
-    /** The contract's operations: the stub's, values per {@link RmiMapping}. */
+    /** The contract's operations: the stub's, values per {@link JavaSerialMapping}. */
     @Override
     protected Object call(Operation op, Object... args) throws Exception {
         return CALLS.call(bench, op, args);

@@ -1,4 +1,4 @@
-package org.rpcmatrix.rmi;
+package org.rpcmatrix.javaserial;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,14 +8,15 @@ import org.rpcmatrix.core.contract.Record;
 import org.rpcmatrix.core.mapping.WireMapping;
 
 /**
- * RMI's carriage of the contract's values in {@link RemoteBench}'s types, by contract type: Java serialization
- * carries every scalar natively and BenchError as itself (declared); the structs travel as the records of
- * {@link RmiTypes}.
+ * The carriage of the Java serialization families, RMI (rmi, rmi-tls) and HttpInvoker, by contract type: Java
+ * serialization carries every scalar natively (byte, short, float included) and BenchError as itself, a declared
+ * checked exception; only the structs change, to {@link SerialRecord}, {@link SerialBook} and {@link SerialItem},
+ * their lists as ArrayList.
  */
-final class RmiMapping implements WireMapping {
-    static final RmiMapping INSTANCE = new RmiMapping();
+public final class JavaSerialMapping implements WireMapping {
+    public static final JavaSerialMapping INSTANCE = new JavaSerialMapping();
 
-    private RmiMapping() {
+    private JavaSerialMapping() {
     }
 
     @Override
@@ -31,7 +32,7 @@ final class RmiMapping implements WireMapping {
     @Override
     public Converter fromWire(String type) {
         return switch (type) {
-            case "Record" -> value -> fromWire((RmiTypes.RmiRecord) value);
+            case "Record" -> value -> fromWire((SerialRecord) value);
             case "Book[]" -> value -> booksFromWire(list(value));
             case "Item[]" -> value -> itemsFromWire(list(value));
             default -> scalar(type);
@@ -42,49 +43,48 @@ final class RmiMapping implements WireMapping {
         return switch (type) {
             case "void", "bool", "int8", "int16", "int32", "int64", "float32", "float64", "string", "bytes",
                     "float64[]" -> SAME;
-            default -> throw new IllegalArgumentException("no RMI carriage for " + type);
+            default -> throw new IllegalArgumentException("no Java serialization carriage for " + type);
         };
     }
 
-    static RmiTypes.RmiRecord toWire(Record r) {
-        return new RmiTypes.RmiRecord(r.id(), new ArrayList<>(r.tags()), r.values());
+    static SerialRecord toWire(Record r) {
+        return new SerialRecord(r.id(), new ArrayList<>(r.tags()), r.values());
     }
 
-    static Record fromWire(RmiTypes.RmiRecord r) {
+    static Record fromWire(SerialRecord r) {
         return new Record(r.id(), r.tags(), r.values());
     }
 
-    static List<RmiTypes.RmiBook> booksToWire(List<Book> books) {
-        List<RmiTypes.RmiBook> wire = new ArrayList<>(books.size());
+    static List<SerialBook> booksToWire(List<Book> books) {
+        List<SerialBook> wire = new ArrayList<>(books.size());
         for (Book b : books) {
-            wire.add(new RmiTypes.RmiBook(b.title(), new ArrayList<>(b.authors()), b.price(), b.listPrice(),
-                    b.publisher(), b.year(), b.month(), new ArrayList<>(b.keywords()), b.isbn(), b.starRating(),
-                    b.url()));
+            wire.add(new SerialBook(b.title(), new ArrayList<>(b.authors()), b.price(), b.listPrice(), b.publisher(),
+                    b.year(), b.month(), new ArrayList<>(b.keywords()), b.isbn(), b.starRating(), b.url()));
         }
         return wire;
     }
 
-    static List<Book> booksFromWire(List<RmiTypes.RmiBook> wire) {
+    static List<Book> booksFromWire(List<SerialBook> wire) {
         List<Book> books = new ArrayList<>(wire.size());
-        for (RmiTypes.RmiBook b : wire) {
+        for (SerialBook b : wire) {
             books.add(new Book(b.title(), b.authors(), b.price(), b.listPrice(), b.publisher(), b.year(), b.month(),
                     b.keywords(), b.isbn(), b.starRating(), b.url()));
         }
         return books;
     }
 
-    static List<RmiTypes.RmiItem> itemsToWire(List<Item> items) {
-        List<RmiTypes.RmiItem> wire = new ArrayList<>(items.size());
+    static List<SerialItem> itemsToWire(List<Item> items) {
+        List<SerialItem> wire = new ArrayList<>(items.size());
         for (Item i : items) {
-            wire.add(new RmiTypes.RmiItem(i.id(), i.title(), i.description(), i.category(), i.owner(), i.created(),
+            wire.add(new SerialItem(i.id(), i.title(), i.description(), i.category(), i.owner(), i.created(),
                     i.updated(), i.quantity(), i.price(), i.weight()));
         }
         return wire;
     }
 
-    static List<Item> itemsFromWire(List<RmiTypes.RmiItem> wire) {
+    static List<Item> itemsFromWire(List<SerialItem> wire) {
         List<Item> items = new ArrayList<>(wire.size());
-        for (RmiTypes.RmiItem i : wire) {
+        for (SerialItem i : wire) {
             items.add(new Item(i.id(), i.title(), i.description(), i.category(), i.owner(), i.created(),
                     i.updated(), i.quantity(), i.price(), i.weight()));
         }
