@@ -64,7 +64,7 @@ final class ApiSource {
         StringJoiner supers = new StringJoiner(", ", " extends ", "").setEmptyValue("");
         extended.forEach(e -> supers.add(f.type(e)));
         if (scalars.containsKey("about")) {
-            f.line(Javadoc.block(scalars.get("about"), ""));
+            f.line(Comments.block(scalars.get("about"), ""));
         }
         f.line("public interface " + qualified.substring(dot + 1) + supers + " {");
         List<String> methods = new ArrayList<>();
@@ -78,7 +78,8 @@ final class ApiSource {
             for (Param p : op.params()) {
                 ps.add(f.type(javaType(params, p.type())) + " " + p.name());
             }
-            methods.add("    " + f.type(javaType(results, op.returns())) + " " + op.name() + "(" + ps + ")" + declared + ";");
+            String result = f.type(javaType(results, op.returns()));
+            methods.add("    " + result + " " + op.name() + "(" + ps + ")" + declared + ";");
         }
         f.line(String.join("\n\n", methods));
         f.line("}");

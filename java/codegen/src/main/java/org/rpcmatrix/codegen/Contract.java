@@ -44,7 +44,8 @@ record Contract(List<Op> operations, JsonNode protocols) {
             List<Param> params = new ArrayList<>();
             op.get("params").forEach(p -> params.add(new Param(p.get("name").textValue(), p.get("type").textValue())));
             ops.add(new Op(op.get("id").intValue(), op.get("name").textValue(), List.copyOf(params),
-                    op.get("returns").textValue(), op.has("raises"), texts(op.get("needs")), op.path("about").asText(null)));
+                    op.get("returns").textValue(), op.has("raises"), texts(op.get("needs")),
+                    op.path("about").asText(null)));
         }
         for (int i = 0; i < ops.size(); i++) {
             if (ops.get(i).id() != i) {

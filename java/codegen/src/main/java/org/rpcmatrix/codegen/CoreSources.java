@@ -26,21 +26,24 @@ final class CoreSources {
 
     static SourceFile bench(Contract contract) {
         SourceFile f = new SourceFile(CONTRACT, "Bench", FROM);
-        f.line("/** The contract's operations (idl/contract.json), one method each. Every protocol serves and calls this. */");
+        f.line(Comments.block("The contract's operations (idl/contract.json), one method each. Every protocol serves"
+                + " and calls this.", ""));
         f.line("public interface Bench {");
         List<String> methods = new ArrayList<>();
         for (Op op : contract.operations()) {
-            String signature = f.type(JavaTypes.of(op.returns())) + " " + op.name() + "(" + params(f, op) + ") throws Exception";
+            String signature = f.type(JavaTypes.of(op.returns())) + " " + op.name() + "(" + params(f, op)
+                    + ") throws Exception";
             if (op.needs().isEmpty()) {
                 methods.add("    " + signature + ";");
                 continue;
             }
             String about = op.about() == null ? "." : ": " + op.about().replace("&", "&amp;").replace("<", "&lt;")
                     .replace(">", "&gt;");
-            methods.add(Javadoc.block("Needs " + String.join(", ", op.needs())
+            methods.add(Comments.block("Needs " + String.join(", ", op.needs())
                     + " (contract.json), which only some protocols have" + about, "    ") + "\n"
                     + "    default " + signature + " {\n"
-                    + "        throw new UnsupportedOperationException(\"" + op.name() + " is not part of this protocol\");\n"
+                    + "        throw new UnsupportedOperationException(\"" + op.name()
+                    + " is not part of this protocol\");\n"
                     + "    }");
         }
         f.line(String.join("\n\n", methods));
@@ -58,7 +61,8 @@ final class CoreSources {
         for (Op op : contract.operations()) {
             StringJoiner types = new StringJoiner(", ", list + ".of(", ")");
             op.params().forEach(p -> types.add("\"" + p.type() + "\""));
-            rows.add("    " + op.constant() + "(" + op.id() + ", \"" + op.name() + "\", " + types + ", \"" + op.returns() + "\")");
+            rows.add("    " + op.constant() + "(" + op.id() + ", \"" + op.name() + "\", " + types + ", \""
+                    + op.returns() + "\")");
             StringJoiner args = new StringJoiner(", ");
             for (int i = 0; i < op.params().size(); i++) {
                 String type = JavaTypes.of(op.params().get(i).type());

@@ -23,7 +23,10 @@ final class JavaTypes {
     private JavaTypes() {
     }
 
-    /** core's Java type of a contract type: int8 → byte, Book[] → List of Book, "stream float64[]" → List of double[]. */
+    /**
+     * core's Java type of a contract type: int8 → byte, Book[] → List of Book, "stream float64[]" → List of
+     * double[].
+     */
     static String of(String type) {
         if (type.startsWith("stream ")) {
             return "java.util.List<" + boxed(of(type.substring("stream ".length()))) + ">";

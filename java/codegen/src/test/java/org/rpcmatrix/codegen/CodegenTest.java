@@ -50,7 +50,8 @@ class CodegenTest {
         assertTrue(text.contains("    int echoInt8(int value) throws IOException;"), text);
         assertTrue(text.contains("    float echoFloat32(Object value) throws IOException;"), text);
         assertTrue(text.contains("    Object getRecord(String key) throws IOException;"), text);
-        assertTrue(text.contains("    List<Book> searchBooks(String query, int count) throws IOException, Fault;"), text);
+        assertTrue(text.contains("    List<Book> searchBooks(String query, int count) throws IOException, Fault;"),
+                text);
         assertTrue(text.contains("import org.rpcmatrix.core.contract.Book;"), text);
         assertFalse(text.contains("randomDoublesStream"), text);
     }

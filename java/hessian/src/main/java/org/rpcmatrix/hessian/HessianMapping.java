@@ -14,7 +14,7 @@ import org.rpcmatrix.core.mapping.WireMapping;
  * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md) in {@link WireApi}'s types, by
  * contract type: range checks for what travels wider than the contract's type, and the structs read back from
  * either a Java peer's objects or another language's maps. A value that does not fit is refused (an
- * {@link InvalidParams}), never truncated. BenchError travels as {@link WireApi.WireFault} ({@link FaultDetails}).
+ * {@link InvalidParams}), never truncated. BenchError travels as {@link WireFault} ({@link FaultDetails}).
  */
 final class HessianMapping implements WireMapping {
     static final int INVALID_PARAMS = -32602;
@@ -55,7 +55,7 @@ final class HessianMapping implements WireMapping {
 
     @Override
     public Exception fault(BenchError error) {
-        return new WireApi.WireFault(error.code(), error.getMessage());
+        return new WireFault(error.code(), error.getMessage());
     }
 
     @Override
