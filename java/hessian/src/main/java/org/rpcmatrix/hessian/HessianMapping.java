@@ -11,7 +11,7 @@ import org.rpcmatrix.core.contract.Record;
 import org.rpcmatrix.core.mapping.WireMapping;
 
 /**
- * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md) in {@link WireApi}'s types, by
+ * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md) in {@link HessianApi}'s types, by
  * contract type: range checks for what travels wider than the contract's type, and the structs read back from
  * either a Java peer's objects or another language's maps. A value that does not fit is refused (an
  * {@link InvalidParams}), never truncated. BenchError travels as {@link WireFault} ({@link FaultDetails}).

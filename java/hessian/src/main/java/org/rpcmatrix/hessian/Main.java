@@ -15,7 +15,7 @@ public final class Main {
 
     public static void main(String[] args) {
         String family = BURLAP.equals(protocolArgument(args)) ? BURLAP : HESSIAN;
-        Launcher.run(args, family, CauchoServer::start, CauchoBenchClient::connect);
+        Launcher.run(args, family, HessianServer::start, HessianClient::connect);
     }
 
     private static String protocolArgument(String[] args) {

@@ -48,10 +48,10 @@ class ForeignClassTest {
     void anIntegerIsNoFloat64(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+                HessianServer.servlets(protocol.family(), HessianServer.service(new ReferenceBench())));
         try {
-            // The suite's own proxy (it reads Hessian 1 replies with the version 1 reader); WireApi takes Object.
-            WireApi proxy = CauchoBenchClient.proxy(protocol, "127.0.0.1", host.port());
+            // The suite's own proxy (it reads Hessian 1 replies with the version 1 reader); HessianApi takes Object.
+            HessianApi proxy = HessianClient.proxy(protocol, "127.0.0.1", host.port());
             assertEquals(2.5, proxy.echoFloat64(2.5));
             Exception refused = assertThrows(Exception.class, () -> proxy.echoFloat64(3));
             assertTrue(String.valueOf(FaultDetails.toBenchError(refused).getMessage()).contains("float64 expected"),
@@ -66,7 +66,7 @@ class ForeignClassTest {
     void aForeignClassIsRefusedAndNeverBuilt(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+                HessianServer.servlets(protocol.family(), HessianServer.service(new ReferenceBench())));
         try {
             Hostile hostile = hostileProxy(protocol, host.port());
             Canary.BUILT.set(0);
@@ -84,9 +84,9 @@ class ForeignClassTest {
     void garbageIsAnsweredWithoutAStackTrace(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+                HessianServer.servlets(protocol.family(), HessianServer.service(new ReferenceBench())));
         try {
-            String path = Main.BURLAP.equals(protocol.family()) ? CauchoServer.BURLAP_PATH : CauchoServer.HESSIAN_PATH;
+            String path = Main.BURLAP.equals(protocol.family()) ? HessianServer.BURLAP_PATH : HessianServer.HESSIAN_PATH;
             java.net.HttpURLConnection http = (java.net.HttpURLConnection)
                     new java.net.URL(HttpHost.url("127.0.0.1", host.port(), path)).openConnection();
             http.setRequestMethod("POST");
@@ -118,13 +118,13 @@ class ForeignClassTest {
     private static Hostile hostileProxy(Protocol protocol, int port) throws Exception {
         if (Main.BURLAP.equals(protocol.family())) {
             return (Hostile) new BurlapProxyFactory().create(Hostile.class,
-                    HttpHost.url("127.0.0.1", port, CauchoServer.BURLAP_PATH));
+                    HttpHost.url("127.0.0.1", port, HessianServer.BURLAP_PATH));
         }
         HessianProxyFactory factory = new HessianProxyFactory();
         boolean version2 = "2".equals(protocol.variant("version"));
         factory.setHessian2Request(version2);
         factory.setHessian2Reply(version2);
-        return (Hostile) factory.create(Hostile.class, HttpHost.url("127.0.0.1", port, CauchoServer.HESSIAN_PATH),
+        return (Hostile) factory.create(Hostile.class, HttpHost.url("127.0.0.1", port, HessianServer.HESSIAN_PATH),
                 ForeignClassTest.class.getClassLoader());
     }
 }

@@ -10,6 +10,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Launcher.run(args, FAMILY, InvokerServer::start, InvokerBenchClient::connect);
+        Launcher.run(args, FAMILY, HttpInvokerServer::start, HttpInvokerClient::connect);
     }
 }

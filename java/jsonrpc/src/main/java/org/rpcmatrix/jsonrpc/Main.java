@@ -10,6 +10,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Launcher.run(args, FAMILY, JsonRpcBenchServer::start, JsonRpcBenchClient::connect);
+        Launcher.run(args, FAMILY, JsonRpcServer::start, JsonRpcClient::connect);
     }
 }

@@ -40,7 +40,7 @@ final class Attacks {
     private static String send(ProxyBuilder builder, Operation op, Object[] args) throws Exception {
         Bench bench = builder.build();
         try {
-            SoapBenchClient.CALLS.call(bench, op, args);
+            SoapClient.CALLS.call(bench, op, args);
             return null;
         } catch (SOAPFaultException e) {
             // A fault made here (the answer failed this client's own checks) is not a refusal: the server

@@ -33,6 +33,6 @@ public final class Main {
             answer.println(WsdlCheck.check(args[check + 1]));
             System.exit(0);
         }
-        Launcher.run(args, FAMILY, SoapServer::start, SoapBenchClient::connect);
+        Launcher.run(args, FAMILY, SoapServer::start, SoapClient::connect);
     }
 }

@@ -38,7 +38,7 @@ class OversizedCallTest {
                 String fault = new String(error.readAllBytes(), StandardCharsets.UTF_8);
                 assertTrue(fault.contains("Text size limit (" + SoapServer.MAX_TEXT_CHARS + ") exceeded"), fault);
             }
-            try (BenchClient client = SoapBenchClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
+            try (BenchClient client = SoapClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
                 assertEquals("still here", client.echoString("still here"));
             }
         } finally {

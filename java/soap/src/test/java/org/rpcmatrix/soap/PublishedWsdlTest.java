@@ -70,7 +70,7 @@ class PublishedWsdlTest {
 
     @Test
     void benchErrorComesBackAsTheContractsError() throws Exception {
-        try (BenchClient client = SoapBenchClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
+        try (BenchClient client = SoapClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
             BenchError error = assertThrows(BenchError.class, () -> client.fail(42, "x & <y>"));
             assertEquals(42, error.code());
             assertEquals("x & <y>", error.getMessage());

@@ -89,11 +89,11 @@ class HostileInputTest {
     }
 
     private static String post(String protocol, String body) throws Exception {
-        JettyXmlRpcServer server = JettyXmlRpcServer.start(new ServerOptions(
+        XmlRpcServer server = XmlRpcServer.start(new ServerOptions(
                 ProtocolRegistry.load(IDL).require(protocol), "127.0.0.1", 0, IDL, null, Map.of()));
         try {
             HttpURLConnection http = (HttpURLConnection) new URL("http://127.0.0.1:" + server.port()
-                    + JettyXmlRpcServer.PATH).openConnection();
+                    + XmlRpcServer.PATH).openConnection();
             http.setRequestMethod("POST");
             http.setDoOutput(true);
             http.setRequestProperty("Content-Type", "text/xml");

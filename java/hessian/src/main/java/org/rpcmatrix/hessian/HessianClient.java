@@ -20,23 +20,24 @@ import org.rpcmatrix.httphost.HttpHost;
  * registry's variant) or BurlapProxyFactory. Both send each call with HttpURLConnection, whose keep-alive cache
  * reuses the connection from call to call; requests are buffered (not chunked) so they carry a Content-Length.
  */
-public final class CauchoBenchClient extends OperationClient {
-    private static final OperationCaller<WireApi> CALLS = OperationCaller.over(WireApi.class, HessianMapping.INSTANCE);
+public final class HessianClient extends OperationClient {
+    private static final OperationCaller<HessianApi> CALLS =
+            OperationCaller.over(HessianApi.class, HessianMapping.INSTANCE);
 
-    private final WireApi proxy;
+    private final HessianApi proxy;
 
-    CauchoBenchClient(WireApi proxy) {
+    HessianClient(HessianApi proxy) {
         this.proxy = proxy;
     }
 
-    public static CauchoBenchClient connect(ClientOptions options) throws Exception {
-        return new CauchoBenchClient(proxy(options.protocol(), options.host(), options.port()));
+    public static HessianClient connect(ClientOptions options) throws Exception {
+        return new HessianClient(proxy(options.protocol(), options.host(), options.port()));
     }
 
-    static WireApi proxy(Protocol protocol, String host, int port) throws Exception {
+    static HessianApi proxy(Protocol protocol, String host, int port) throws Exception {
         if (Main.BURLAP.equals(protocol.family())) {
             BurlapProxyFactory factory = new ContractBurlapProxyFactory();
-            return (WireApi) factory.create(WireApi.class, HttpHost.url(host, port, CauchoServer.BURLAP_PATH));
+            return (HessianApi) factory.create(HessianApi.class, HttpHost.url(host, port, HessianServer.BURLAP_PATH));
         }
         boolean version2 = "2".equals(protocol.variant("version"));
         HessianProxyFactory factory = version2 ? new HessianProxyFactory() : new Hessian1ProxyFactory();
@@ -45,8 +46,8 @@ public final class CauchoBenchClient extends OperationClient {
         factory.setChunkedPost(false);
         factory.setOverloadEnabled(false);
         factory.setSerializerFactory(ContractClasses.restrict(new SerializerFactory()));
-        return (WireApi) factory.create(WireApi.class, HttpHost.url(host, port, CauchoServer.HESSIAN_PATH),
-                CauchoBenchClient.class.getClassLoader());
+        return (HessianApi) factory.create(HessianApi.class, HttpHost.url(host, port, HessianServer.HESSIAN_PATH),
+                HessianClient.class.getClassLoader());
     }
 
     /**

@@ -17,11 +17,11 @@ import org.rpcmatrix.httphost.HttpHost;
  * Hessian's HessianServlet (which answers in the version of each request) at {@code /hessian}, or Burlap's
  * skeleton at {@code /burlap}, in the shared embedded Jetty.
  */
-final class CauchoServer {
+final class HessianServer {
     static final String HESSIAN_PATH = "/hessian";
     static final String BURLAP_PATH = "/burlap";
 
-    private CauchoServer() {
+    private HessianServer() {
     }
 
     static RunningServer start(ServerOptions options) throws Exception {
@@ -29,18 +29,18 @@ final class CauchoServer {
                 servlets(options.protocol().family(), service(InjectedSpin.served())));
     }
 
-    /** {@link WireApi} answered by {@code bench} through the operation table, values per {@link HessianMapping}. */
-    static WireApi service(Bench bench) {
-        return OperationProxy.serve(WireApi.class, bench, HessianMapping.INSTANCE);
+    /** {@link HessianApi} answered by {@code bench} through the operation table, values per {@link HessianMapping}. */
+    static HessianApi service(Bench bench) {
+        return OperationProxy.serve(HessianApi.class, bench, HessianMapping.INSTANCE);
     }
 
-    static Map<String, Servlet> servlets(String family, WireApi service) {
+    static Map<String, Servlet> servlets(String family, HessianApi service) {
         if (Main.BURLAP.equals(family)) {
             return Map.of(BURLAP_PATH, new BenchBurlapServlet(service));
         }
         HessianServlet servlet = new BufferedHessianServlet();
         servlet.setHome(service);
-        servlet.setHomeAPI(WireApi.class);
+        servlet.setHomeAPI(HessianApi.class);
         servlet.setSerializerFactory(FaultDetails.serializerFactory());
         return Map.of(HESSIAN_PATH, servlet);
     }

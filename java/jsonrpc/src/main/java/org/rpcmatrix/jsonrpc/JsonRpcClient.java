@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.googlecode.jsonrpc4j.ExceptionResolver;
-import com.googlecode.jsonrpc4j.JsonRpcClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,24 +31,25 @@ import org.rpcmatrix.httphost.HttpHost;
  * used: it calls HttpURLConnection.disconnect() after every call, which closes the kept-alive connection, so
  * every call would open a new one.
  */
-public final class JsonRpcBenchClient extends OperationClient {
-    private final JsonRpcClient rpc;
+public final class JsonRpcClient extends OperationClient {
+    private final com.googlecode.jsonrpc4j.JsonRpcClient rpc;
     private final CloseableHttpClient http;
     private final String url;
     private final boolean gzip;
 
-    private JsonRpcBenchClient(JsonRpcClient rpc, CloseableHttpClient http, String url, boolean gzip) {
+    private JsonRpcClient(com.googlecode.jsonrpc4j.JsonRpcClient rpc, CloseableHttpClient http, String url,
+            boolean gzip) {
         this.rpc = rpc;
         this.http = http;
         this.url = url;
         this.gzip = gzip;
     }
 
-    public static JsonRpcBenchClient connect(ClientOptions options) {
+    public static JsonRpcClient connect(ClientOptions options) {
         return create(options.host(), options.port(), options.protocol().gzip());
     }
 
-    static JsonRpcBenchClient create(String host, int port) {
+    static JsonRpcClient create(String host, int port) {
         return create(host, port, false);
     }
 
@@ -58,9 +58,9 @@ public final class JsonRpcBenchClient extends OperationClient {
      * GzipCompressingEntity (sent chunked, its length unknown until compressed) and Accept-Encoding with
      * transparent decompression of the answer.
      */
-    static JsonRpcBenchClient create(String host, int port, boolean gzip) {
+    static JsonRpcClient create(String host, int port, boolean gzip) {
         ObjectMapper mapper = JsonRpcMapping.objectMapper();
-        JsonRpcClient rpc = new JsonRpcClient(mapper);
+        com.googlecode.jsonrpc4j.JsonRpcClient rpc = new com.googlecode.jsonrpc4j.JsonRpcClient(mapper);
         rpc.setExceptionResolver(ERRORS);
         PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
         pool.setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build());
@@ -74,7 +74,7 @@ public final class JsonRpcBenchClient extends OperationClient {
         if (!gzip) {
             builder.disableContentCompression();
         }
-        return new JsonRpcBenchClient(rpc, builder.build(), HttpHost.url(host, port, JsonRpcBenchServer.PATH), gzip);
+        return new JsonRpcClient(rpc, builder.build(), HttpHost.url(host, port, JsonRpcServer.PATH), gzip);
     }
 
     /** An error object becomes the contract's BenchError: {code, message} as the server raised them. */

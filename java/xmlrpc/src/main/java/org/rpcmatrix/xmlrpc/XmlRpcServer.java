@@ -10,17 +10,17 @@ import org.rpcmatrix.httphost.HttpHost;
  * Jetty every Java HTTP protocol shares (the module httphost: HTTP/1.1 keep-alive, a bounded thread pool,
  * TCP_NODELAY on accepted connections, no request log).
  */
-public final class JettyXmlRpcServer implements RunningServer {
+public final class XmlRpcServer implements RunningServer {
     static final String PATH = "/RPC2";
 
     private final HttpHost host;
 
-    private JettyXmlRpcServer(HttpHost host) {
+    private XmlRpcServer(HttpHost host) {
         this.host = host;
     }
 
-    public static JettyXmlRpcServer start(ServerOptions options) throws Exception {
-        return new JettyXmlRpcServer(HttpHost.start(options, "xmlrpc",
+    public static XmlRpcServer start(ServerOptions options) throws Exception {
+        return new XmlRpcServer(HttpHost.start(options, "xmlrpc",
                 Map.of(PATH, new BenchXmlRpcServlet(options.protocol().gzip()))));
     }
 

@@ -10,7 +10,7 @@ import org.rpcmatrix.core.mapping.OperationClient;
 import org.rpcmatrix.soap.generated.Bench;
 
 /** The contract over the generated JAX-WS proxy; for the WS-Security variants, also the attacks. */
-public final class SoapBenchClient extends OperationClient implements AttackClient, MetadataClient {
+public final class SoapClient extends OperationClient implements AttackClient, MetadataClient {
     static final OperationCaller<Bench> CALLS = OperationCaller.over(Bench.class, SoapMapping.INSTANCE);
 
     private final ClientOptions options;
@@ -18,18 +18,18 @@ public final class SoapBenchClient extends OperationClient implements AttackClie
     private final KeyMaterial keys;
     private final Bench proxy;
 
-    SoapBenchClient(ClientOptions options, WsSecurity.Mode mode, KeyMaterial keys, Bench proxy) {
+    SoapClient(ClientOptions options, WsSecurity.Mode mode, KeyMaterial keys, Bench proxy) {
         this.options = options;
         this.mode = mode;
         this.keys = keys;
         this.proxy = proxy;
     }
 
-    public static SoapBenchClient connect(ClientOptions options) throws Exception {
+    public static SoapClient connect(ClientOptions options) throws Exception {
         WsSecurity.Mode mode = WsSecurity.Mode.of(options.protocol());
         KeyMaterial keys = mode == WsSecurity.Mode.NONE ? null : KeyMaterial.load(options.secrets());
         Bench proxy = new ProxyBuilder(options, mode, keys).build();
-        return new SoapBenchClient(options, mode, keys, proxy);
+        return new SoapClient(options, mode, keys, proxy);
     }
 
     @Override

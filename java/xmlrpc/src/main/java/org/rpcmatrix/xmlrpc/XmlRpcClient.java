@@ -2,29 +2,31 @@ package org.rpcmatrix.xmlrpc;
 
 import java.net.URL;
 import org.apache.xmlrpc.XmlRpcException;
-import org.apache.xmlrpc.client.XmlRpcClient;
 import org.apache.xmlrpc.client.XmlRpcClientConfigImpl;
 import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.adapter.ClientOptions;
 import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.core.mapping.OperationClient;
 
-/** The contract over Apache XML-RPC's {@link XmlRpcClient}: strict XML-RPC, on one of its {@link ClientTransport}s. */
-public final class XmlRpcBenchClient extends OperationClient {
-    private final XmlRpcClient client;
+/**
+ * The contract over Apache XML-RPC's {@link org.apache.xmlrpc.client.XmlRpcClient}: strict XML-RPC, on one of its
+ * {@link ClientTransport}s.
+ */
+public final class XmlRpcClient extends OperationClient {
+    private final org.apache.xmlrpc.client.XmlRpcClient client;
 
-    private XmlRpcBenchClient(XmlRpcClient client) {
+    private XmlRpcClient(org.apache.xmlrpc.client.XmlRpcClient client) {
         this.client = client;
     }
 
-    public static XmlRpcBenchClient connect(ClientOptions options) throws Exception {
+    public static XmlRpcClient connect(ClientOptions options) throws Exception {
         return connect(options, ClientTransport.SUN);
     }
 
-    public static XmlRpcBenchClient connect(ClientOptions options, ClientTransport transport) throws Exception {
+    public static XmlRpcClient connect(ClientOptions options, ClientTransport transport) throws Exception {
         XmlRpcClientConfigImpl config = new XmlRpcClientConfigImpl();
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
-        config.setServerURL(new URL("http", host, options.port(), JettyXmlRpcServer.PATH));
+        config.setServerURL(new URL("http", host, options.port(), XmlRpcServer.PATH));
         boolean gzip = options.protocol().gzip();
         // The library compresses only with its vendor extensions on; the carriage (XmlRpcMapping) sends only
         // standard XML-RPC types either way.
@@ -33,7 +35,7 @@ public final class XmlRpcBenchClient extends OperationClient {
         config.setGzipRequesting(gzip);
         // Send a Content-Length (the library buffers the request): the server can keep the connection open.
         config.setContentLengthOptional(false);
-        XmlRpcClient client = new XmlRpcClient();
+        org.apache.xmlrpc.client.XmlRpcClient client = new org.apache.xmlrpc.client.XmlRpcClient();
         client.setConfig(config);
         client.setTypeFactory(new ContractTypeFactory(client));
         XmlParsers.refuseDoctypes();
@@ -41,7 +43,7 @@ public final class XmlRpcBenchClient extends OperationClient {
         // reuses the connection from call to call (XmlRpcLoopbackTest checks that).
         client.setTransportFactory(transport.factory(client, gzip));
         client.setXmlWriterFactory(new CarriageReturnSafeXmlWriterFactory());
-        return new XmlRpcBenchClient(client);
+        return new XmlRpcClient(client);
     }
 
     /** Calls {@code op}; a fault is the contract's BenchError (faultCode, faultString). */

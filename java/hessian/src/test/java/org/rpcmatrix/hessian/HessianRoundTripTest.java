@@ -24,12 +24,12 @@ import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /** This module's clients against its servers, in process, for each wire: Hessian 1, Hessian 2, Burlap. */
-class CauchoRoundTripTest {
+class HessianRoundTripTest {
     private static final Path IDL = Path.of("..", "..", "idl");
 
     private static HttpHost serve(Protocol protocol) throws Exception {
         return HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+                HessianServer.servlets(protocol.family(), HessianServer.service(new ReferenceBench())));
     }
 
     @ParameterizedTest
@@ -39,7 +39,7 @@ class CauchoRoundTripTest {
         HttpHost host = serve(protocol);
         try {
             ClientSession session = new ClientSession(ContractFiles.load(IDL),
-                    new ClientOptions(protocol, "127.0.0.1", host.port(), IDL, null), CauchoBenchClient::connect);
+                    new ClientOptions(protocol, "127.0.0.1", host.port(), IDL, null), HessianClient::connect);
             assertTrue(Json.MAPPER.readTree(session.handle("{\"cmd\": \"connect\"}")).get("ok").booleanValue());
             JsonNode answer = Json.MAPPER.readTree(
                     session.handle("{\"cmd\": \"vectors\", \"protocol\": \"" + name + "\"}"));
@@ -68,8 +68,8 @@ class CauchoRoundTripTest {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = serve(protocol);
         try {
-            WireApi proxy = CauchoBenchClient.proxy(protocol, "127.0.0.1", host.port());
-            CauchoBenchClient client = new CauchoBenchClient(proxy);
+            HessianApi proxy = HessianClient.proxy(protocol, "127.0.0.1", host.port());
+            HessianClient client = new HessianClient(proxy);
             // HessianSkeleton HTML-escapes the fault's message; the detail map keeps it exact.
             BenchError error = assertThrows(BenchError.class, () -> client.fail(-1, "<&> Grüße"));
             assertEquals(-1, error.code());

@@ -24,11 +24,11 @@ import org.rpcmatrix.httphost.HttpHost;
  * jsonrpc4j at {@code /jsonrpc} in the shared embedded Jetty (idl/CONTRACT.md, carriage), behind
  * {@link JsonRpcDispatcher}: the JSON-RPC 2.0 specification's parse, request and batch rules.
  */
-final class JsonRpcBenchServer {
+final class JsonRpcServer {
     static final String PATH = "/jsonrpc";
     static final String CONTENT_TYPE = "application/json";
 
-    private JsonRpcBenchServer() {
+    private JsonRpcServer() {
     }
 
     static RunningServer start(ServerOptions options) throws Exception {

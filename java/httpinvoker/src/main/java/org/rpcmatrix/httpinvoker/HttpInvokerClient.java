@@ -21,23 +21,23 @@ import org.springframework.remoting.httpinvoker.HttpInvokerProxyFactoryBean;
  */
 // Spring deprecated its remoting in 5.3 (it is Java serialization); the suite measures it as deployed.
 @SuppressWarnings("deprecation")
-public final class InvokerBenchClient extends OperationClient {
-    private static final OperationCaller<InvokerApi> CALLS =
-            OperationCaller.over(InvokerApi.class, JavaSerialMapping.INSTANCE);
+public final class HttpInvokerClient extends OperationClient {
+    private static final OperationCaller<HttpInvokerApi> CALLS =
+            OperationCaller.over(HttpInvokerApi.class, JavaSerialMapping.INSTANCE);
 
-    private final InvokerApi proxy;
+    private final HttpInvokerApi proxy;
     private final CloseableHttpClient http;
 
-    private InvokerBenchClient(InvokerApi proxy, CloseableHttpClient http) {
+    private HttpInvokerClient(HttpInvokerApi proxy, CloseableHttpClient http) {
         this.proxy = proxy;
         this.http = http;
     }
 
-    public static InvokerBenchClient connect(ClientOptions options) {
-        return create(options.host(), options.port(), InvokerApi.class);
+    public static HttpInvokerClient connect(ClientOptions options) {
+        return create(options.host(), options.port(), HttpInvokerApi.class);
     }
 
-    static InvokerBenchClient create(String host, int port, Class<?> api) {
+    static HttpInvokerClient create(String host, int port, Class<?> api) {
         PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
         pool.setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build());
         pool.setMaxTotal(1);
@@ -51,17 +51,17 @@ public final class InvokerBenchClient extends OperationClient {
         HttpComponentsHttpInvokerRequestExecutor executor = new HttpComponentsHttpInvokerRequestExecutor(http);
         executor.setAcceptGzipEncoding(false);
         HttpInvokerProxyFactoryBean factory = new HttpInvokerProxyFactoryBean();
-        factory.setServiceUrl(HttpHost.url(host, port, InvokerServer.PATH));
+        factory.setServiceUrl(HttpHost.url(host, port, HttpInvokerServer.PATH));
         factory.setServiceInterface(api);
         factory.setHttpInvokerRequestExecutor(executor);
         factory.afterPropertiesSet();
-        return new InvokerBenchClient((InvokerApi) factory.getObject(), http);
+        return new HttpInvokerClient((HttpInvokerApi) factory.getObject(), http);
     }
 
     /** A proxy of another interface, for tests that send what the server must refuse. */
     static Object rawProxy(String host, int port, Class<?> api) {
         HttpInvokerProxyFactoryBean factory = new HttpInvokerProxyFactoryBean();
-        factory.setServiceUrl(HttpHost.url(host, port, InvokerServer.PATH));
+        factory.setServiceUrl(HttpHost.url(host, port, HttpInvokerServer.PATH));
         factory.setServiceInterface(api);
         factory.setHttpInvokerRequestExecutor(new HttpComponentsHttpInvokerRequestExecutor());
         factory.afterPropertiesSet();

@@ -27,14 +27,14 @@ import org.springframework.remoting.httpinvoker.HttpInvokerServiceExporter;
  */
 // Spring deprecated its remoting in 5.3 (it is Java serialization); the suite measures it as deployed.
 @SuppressWarnings("deprecation")
-final class InvokerServer {
+final class HttpInvokerServer {
     static final String PATH = "/httpinvoker";
 
     /**
-     * What a call of {@link InvokerApi} may contain: the invocation, its parameter types and the boxed
+     * What a call of {@link HttpInvokerApi} may contain: the invocation, its parameter types and the boxed
      * arguments (primitive arrays are always allowed by the JDK's pattern filters); everything else is refused.
      */
-    static final ObjectInputFilter REQUEST_FILTER = ObjectInputFilter.merge(InvokerServer::arrayBudget,
+    static final ObjectInputFilter REQUEST_FILTER = ObjectInputFilter.merge(HttpInvokerServer::arrayBudget,
             ObjectInputFilter.Config.createFilter("maxdepth=10;maxrefs=10000;maxbytes=67108864;"
                     + "org.springframework.remoting.support.RemoteInvocation;"
                     + "java.lang.Object;java.lang.Class;java.lang.String;java.lang.Number;java.lang.Boolean;"
@@ -50,7 +50,7 @@ final class InvokerServer {
         return ArrayBudget.overBudget(info) ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
     }
 
-    private InvokerServer() {
+    private HttpInvokerServer() {
     }
 
     static RunningServer start(ServerOptions options) throws Exception {
@@ -59,17 +59,17 @@ final class InvokerServer {
     }
 
     /**
-     * {@link InvokerApi} answered by {@code bench} through the operation table, values per
+     * {@link HttpInvokerApi} answered by {@code bench} through the operation table, values per
      * {@link JavaSerialMapping}.
      */
-    static InvokerApi service(Bench bench) {
-        return OperationProxy.serve(InvokerApi.class, bench, JavaSerialMapping.INSTANCE);
+    static HttpInvokerApi service(Bench bench) {
+        return OperationProxy.serve(HttpInvokerApi.class, bench, JavaSerialMapping.INSTANCE);
     }
 
-    static HttpServlet servlet(InvokerApi service) {
+    static HttpServlet servlet(HttpInvokerApi service) {
         HttpInvokerServiceExporter exporter = new FilteringExporter();
         exporter.setService(service);
-        exporter.setServiceInterface(InvokerApi.class);
+        exporter.setServiceInterface(HttpInvokerApi.class);
         exporter.afterPropertiesSet();
         return new HttpServlet() {
             private static final long serialVersionUID = 1L;

@@ -33,17 +33,17 @@ import org.springframework.remoting.RemoteAccessException;
 import org.springframework.remoting.support.RemoteInvocation;
 
 /** HttpInvoker in process: the contract both ways, BenchError, and the deserialization allow-list. */
-class InvokerRoundTripTest {
+class HttpInvokerRoundTripTest {
     private static final Path IDL = Path.of("..", "..", "idl");
     private static final AtomicBoolean SMUGGLED_CALL_RAN = new AtomicBoolean();
     private static HttpHost host;
 
     @BeforeAll
     static void start() throws Exception {
-        InvokerApi reference = InvokerServer.service(new ReferenceBench());
+        HttpInvokerApi reference = HttpInvokerServer.service(new ReferenceBench());
         // The service as served, noting whether echoString ran.
-        InvokerApi service = (InvokerApi) Proxy.newProxyInstance(InvokerApi.class.getClassLoader(),
-                new Class<?>[] {InvokerApi.class}, (proxy, method, args) -> {
+        HttpInvokerApi service = (HttpInvokerApi) Proxy.newProxyInstance(HttpInvokerApi.class.getClassLoader(),
+                new Class<?>[] {HttpInvokerApi.class}, (proxy, method, args) -> {
                     if (method.getName().equals("echoString")) {
                         SMUGGLED_CALL_RAN.set(true);
                     }
@@ -53,7 +53,8 @@ class InvokerRoundTripTest {
                         throw e.getCause();
                     }
                 });
-        host = HttpHost.start("127.0.0.1", 0, "test", Map.of(InvokerServer.PATH, InvokerServer.servlet(service)));
+        host = HttpHost.start("127.0.0.1", 0, "test",
+                Map.of(HttpInvokerServer.PATH, HttpInvokerServer.servlet(service)));
     }
 
     @AfterAll
@@ -65,7 +66,7 @@ class InvokerRoundTripTest {
     void everyVectorPassesOrIsUnsupported() throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(Main.FAMILY);
         ClientSession session = new ClientSession(ContractFiles.load(IDL),
-                new ClientOptions(protocol, "127.0.0.1", host.port(), IDL, null), InvokerBenchClient::connect);
+                new ClientOptions(protocol, "127.0.0.1", host.port(), IDL, null), HttpInvokerClient::connect);
         assertTrue(Json.MAPPER.readTree(session.handle("{\"cmd\": \"connect\"}")).get("ok").booleanValue());
         JsonNode answer = Json.MAPPER.readTree(
                 session.handle("{\"cmd\": \"vectors\", \"protocol\": \"httpinvoker\"}"));
@@ -81,7 +82,7 @@ class InvokerRoundTripTest {
 
     @Test
     void benchErrorIsTheDeclaredCheckedException() throws Exception {
-        try (InvokerBenchClient client = InvokerBenchClient.create("127.0.0.1", host.port(), InvokerApi.class)) {
+        try (HttpInvokerClient client = HttpInvokerClient.create("127.0.0.1", host.port(), HttpInvokerApi.class)) {
             BenchError error = assertThrows(BenchError.class, () -> client.fail(42, "boom"));
             assertEquals(42, error.code());
             assertEquals("boom", error.getMessage());
@@ -104,7 +105,7 @@ class InvokerRoundTripTest {
             out.writeObject(new RemoteInvocation("echoString", new Class<?>[] {String.class},
                     new Object[] {new Smuggled("x")}));
         }
-        InvokerServer.FilteringExporter exporter = new InvokerServer.FilteringExporter();
+        HttpInvokerServer.FilteringExporter exporter = new HttpInvokerServer.FilteringExporter();
         InvalidClassException refused = assertThrows(InvalidClassException.class,
                 () -> exporter.createObjectInputStream(new ByteArrayInputStream(bytes.toByteArray())).readObject());
         assertTrue(refused.getMessage().contains("REJECTED"), refused.getMessage());
@@ -119,7 +120,7 @@ class InvokerRoundTripTest {
         }
         byte[] stream = bytes.toByteArray();
         stream[stream.length - 4] = 0x01; // the array's length, the stream's last four bytes: 16 Mi
-        InvokerServer.FilteringExporter exporter = new InvokerServer.FilteringExporter();
+        HttpInvokerServer.FilteringExporter exporter = new HttpInvokerServer.FilteringExporter();
         InvalidClassException refused = assertThrows(InvalidClassException.class,
                 () -> exporter.createObjectInputStream(new ByteArrayInputStream(stream)).readObject());
         assertTrue(refused.getMessage().contains("REJECTED"), refused.getMessage());
@@ -127,12 +128,12 @@ class InvokerRoundTripTest {
 
     @Test
     void theServerRefusesItOverHttpWithoutCallingTheService() throws Exception {
-        Smuggler smuggler = (Smuggler) InvokerBenchClient.rawProxy("127.0.0.1", host.port(), Smuggler.class);
+        Smuggler smuggler = (Smuggler) HttpInvokerClient.rawProxy("127.0.0.1", host.port(), Smuggler.class);
         RemoteAccessException error = assertThrows(RemoteAccessException.class,
                 () -> smuggler.echoString(new Smuggled("x")));
         assertInstanceOf(RemoteAccessException.class, error);
         assertFalse(SMUGGLED_CALL_RAN.get());
-        try (InvokerBenchClient client = InvokerBenchClient.create("127.0.0.1", host.port(), InvokerApi.class)) {
+        try (HttpInvokerClient client = HttpInvokerClient.create("127.0.0.1", host.port(), HttpInvokerApi.class)) {
             client.ping(); // still serving
         }
     }
