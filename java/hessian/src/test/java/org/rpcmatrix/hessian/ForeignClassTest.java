@@ -97,7 +97,9 @@ class ForeignClassTest {
             int status = http.getResponseCode();
             java.io.InputStream body = status < 400 ? http.getInputStream() : http.getErrorStream();
             String page = new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(status >= 400 || page.contains("fault") || page.contains("Fault"), status + " " + page);
+            // The skeletons fail on the body (Hessian 1: unexpected end of file; Burlap: expected '<'), and the
+            // servlet container answers 500 with the exception's message.
+            assertEquals(500, status, page);
             assertFalse(page.contains("\tat ") || page.contains("at com.caucho") || page.contains("at org.eclipse"),
                     page);
         } finally {
