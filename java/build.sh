@@ -26,14 +26,15 @@ check_tools() {
     fi
 }
 
-# The modules of the parent pom that build a runnable jar (all but core).
-protocol_modules() {
+# The modules of the parent pom whose jar is target/rpcmatrix-<module>.jar: all but core (the protocol modules'
+# runnable jars, the libraries httphost and javaserial, the build-time generator codegen).
+jar_modules() {
     sed -n 's|^ *<module>\(.*\)</module> *$|\1|p' "$JAVA_DIR/pom.xml" | grep -v '^core$'
 }
 
 jars_up_to_date() {
     local module jar
-    for module in $(protocol_modules); do
+    for module in $(jar_modules); do
         jar="$JAVA_DIR/$module/target/rpcmatrix-$module.jar"
         [ -f "$jar" ] || return 1
         if [ -n "$(find "$JAVA_DIR" "$IDL_DIR" -path '*/target' -prune -o -type f -newer "$jar" -print -quit)" ]; then

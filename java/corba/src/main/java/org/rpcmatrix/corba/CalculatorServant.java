@@ -4,7 +4,7 @@ import org.omg.CORBA.OBJECT_NOT_EXIST;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAPackage.ObjectNotActive;
 import org.omg.PortableServer.POAPackage.WrongPolicy;
-import org.rpcmatrix.core.ReferenceCalculator;
+import org.rpcmatrix.core.reference.ReferenceCalculator;
 import rpcmatrix.CalculatorPOA;
 
 /**

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
-import org.rpcmatrix.core.WireMapping;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
+import org.rpcmatrix.core.mapping.WireMapping;
 
 /**
  * IIOP's carriage of the contract's values in the IDL compiler's types ({@code rpcmatrix.BenchOperations}), by

@@ -1,6 +1,6 @@
 package org.rpcmatrix.corba;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /** {@code server ...} or {@code client ...} for the corba family (corba-ior, corba-naming). */
 public final class Main {

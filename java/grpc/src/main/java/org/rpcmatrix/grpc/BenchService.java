@@ -5,14 +5,14 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
-import org.rpcmatrix.core.Bench;
+import org.rpcmatrix.core.contract.Bench;
 import org.rpcmatrix.grpc.proto.BenchGrpc;
 import org.rpcmatrix.grpc.proto.Doubles;
 import org.rpcmatrix.grpc.proto.RandomDoublesStreamRequest;
 
 /**
  * The gRPC server adapter, built from the operation table: each unary method unwraps its request, calls the
- * contract's Bench through {@link org.rpcmatrix.core.Operation#invoke} and wraps the answer; an exception
+ * contract's Bench through {@link org.rpcmatrix.core.contract.Operation#invoke} and wraps the answer; an exception
  * becomes the status the contract asks for. The service definition names every method of idl/bench.proto,
  * so grpc-java refuses to build it if the table misses one.
  */

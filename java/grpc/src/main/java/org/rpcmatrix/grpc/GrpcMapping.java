@@ -2,9 +2,9 @@ package org.rpcmatrix.grpc;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
 import org.rpcmatrix.grpc.proto.Books;
 import org.rpcmatrix.grpc.proto.Doubles;
 import org.rpcmatrix.grpc.proto.Items;

@@ -2,11 +2,11 @@ package org.rpcmatrix.grpc;
 
 import io.grpc.MethodDescriptor;
 import java.util.function.Function;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 
 /**
  * One unary operation's gRPC type mapping: its method and the four conversions between the contract's Java
- * values (see {@link org.rpcmatrix.core.Values}) and the messages of idl/bench.proto. The server adapter and
+ * values (see {@link org.rpcmatrix.core.conformance.Values}) and the messages of idl/bench.proto. The server adapter and
  * the client adapter are written once over these.
  *
  * @param request   client: the arguments as the request message

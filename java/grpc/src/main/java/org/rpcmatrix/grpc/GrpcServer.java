@@ -16,9 +16,9 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.reference.InjectedSpin;
 
 /**
  * The gRPC server: grpc-java on Netty (epoll when the bundled native library loads, NIO otherwise).

@@ -1,6 +1,6 @@
 package org.rpcmatrix.grpc;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /**
  * Entry point: {@code server --protocol grpc|grpc-tls --host H --port N --idl DIR [--secrets DIR]

@@ -7,7 +7,7 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.net.ssl.SSLException;
-import org.rpcmatrix.core.Protocol;
+import org.rpcmatrix.core.contract.Protocol;
 
 /**
  * The security variant of a gRPC protocol (registry: {@code "security": "tls"|"none"}) and its TLS contexts.

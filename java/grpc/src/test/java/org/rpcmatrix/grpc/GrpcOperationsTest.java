@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 
 /** The operation table maps every unary operation to the proto method of the same name. */
 class GrpcOperationsTest {

@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.grpc.proto.BenchGrpc;
 import org.rpcmatrix.grpc.proto.Int16Value;
 import org.rpcmatrix.grpc.proto.Int8Value;
@@ -47,15 +47,15 @@ class GrpcRoundTripTest {
     @Test
     void everyVectorPassesThroughTheOperationTable() throws Exception {
         java.nio.file.Path idl = java.nio.file.Path.of("..", "..", "idl");
-        org.rpcmatrix.core.ClientOptions options = new org.rpcmatrix.core.ClientOptions(
-                org.rpcmatrix.core.ProtocolRegistry.load(idl).require("grpc"), "127.0.0.1", 9, idl, null);
+        org.rpcmatrix.core.adapter.ClientOptions options = new org.rpcmatrix.core.adapter.ClientOptions(
+                org.rpcmatrix.core.contract.ProtocolRegistry.load(idl).require("grpc"), "127.0.0.1", 9, idl, null);
         GrpcClient client = referenceClient();
-        org.rpcmatrix.core.ClientSession session = new org.rpcmatrix.core.ClientSession(
-                org.rpcmatrix.core.ContractFiles.load(idl), options, o -> client);
+        org.rpcmatrix.core.harness.ClientSession session = new org.rpcmatrix.core.harness.ClientSession(
+                org.rpcmatrix.core.conformance.ContractFiles.load(idl), options, o -> client);
         session.handle("{\"cmd\": \"connect\"}");
-        com.fasterxml.jackson.databind.JsonNode answer = org.rpcmatrix.core.Json.MAPPER.readTree(
+        com.fasterxml.jackson.databind.JsonNode answer = org.rpcmatrix.core.contract.Json.MAPPER.readTree(
                 session.handle("{\"cmd\": \"vectors\"}"));
-        assertEquals(org.rpcmatrix.core.ContractFiles.load(idl).vectors().size(), answer.get("results").size());
+        assertEquals(org.rpcmatrix.core.conformance.ContractFiles.load(idl).vectors().size(), answer.get("results").size());
         for (com.fasterxml.jackson.databind.JsonNode result : answer.get("results")) {
             // the registry: gRPC lacks remote objects and the security checks, and has everything else
             String expected = result.get("id").textValue().matches("calculator_.*|refuse_.*") ? "unsupported" : "pass";

@@ -25,8 +25,8 @@ final class BenchBurlapServlet extends HttpServlet {
     private final transient BurlapSkeleton skeleton;
     private final transient SerializerFactory serializers = FaultDetails.serializerFactory();
 
-    BenchBurlapServlet(WireApi service) {
-        this.skeleton = new BurlapSkeleton(service, WireApi.class);
+    BenchBurlapServlet(HessianApi service) {
+        this.skeleton = new BurlapSkeleton(service, HessianApi.class);
     }
 
     @Override

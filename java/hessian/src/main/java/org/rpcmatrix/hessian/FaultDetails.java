@@ -48,7 +48,7 @@ final class FaultDetails {
 
     static Map<String, Object> detail(Throwable error) {
         int code;
-        if (error instanceof WireApi.WireFault fault) {
+        if (error instanceof WireFault fault) {
             code = fault.code();
         } else if (error instanceof HessianMapping.InvalidParams) {
             code = HessianMapping.INVALID_PARAMS;

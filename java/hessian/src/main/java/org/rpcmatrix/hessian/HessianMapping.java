@@ -5,16 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
-import org.rpcmatrix.core.WireMapping;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
+import org.rpcmatrix.core.mapping.WireMapping;
 
 /**
- * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md) in {@link WireApi}'s types, by
+ * Hessian's and Burlap's carriage of the contract's values (idl/CONTRACT.md) in {@link HessianApi}'s types, by
  * contract type: range checks for what travels wider than the contract's type, and the structs read back from
  * either a Java peer's objects or another language's maps. A value that does not fit is refused (an
- * {@link InvalidParams}), never truncated. BenchError travels as {@link WireApi.WireFault} ({@link FaultDetails}).
+ * {@link InvalidParams}), never truncated. BenchError travels as {@link WireFault} ({@link FaultDetails}).
  */
 final class HessianMapping implements WireMapping {
     static final int INVALID_PARAMS = -32602;
@@ -55,7 +55,7 @@ final class HessianMapping implements WireMapping {
 
     @Override
     public Exception fault(BenchError error) {
-        return new WireApi.WireFault(error.code(), error.getMessage());
+        return new WireFault(error.code(), error.getMessage());
     }
 
     @Override

@@ -1,6 +1,6 @@
 package org.rpcmatrix.hessian;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /**
  * {@code server|client --protocol hessian1|hessian2|burlap --host H --port N --idl DIR}. One jar serves two
@@ -15,7 +15,7 @@ public final class Main {
 
     public static void main(String[] args) {
         String family = BURLAP.equals(protocolArgument(args)) ? BURLAP : HESSIAN;
-        Launcher.run(args, family, CauchoServer::start, CauchoBenchClient::connect);
+        Launcher.run(args, family, HessianServer::start, HessianClient::connect);
     }
 
     private static String protocolArgument(String[] args) {

@@ -3,9 +3,9 @@ package org.rpcmatrix.hessian;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
 
 /**
  * The contract's structs as Hessian objects: plain classes with the contract's field names, because Hessian

@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /** A peer that names a class outside the contract gets a fault; the class is never built (ContractClasses). */
@@ -48,10 +48,10 @@ class ForeignClassTest {
     void anIntegerIsNoFloat64(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+                HessianServer.servlets(protocol.family(), HessianServer.service(new ReferenceBench())));
         try {
-            // The suite's own proxy (it reads Hessian 1 replies with the version 1 reader); WireApi takes Object.
-            WireApi proxy = CauchoBenchClient.proxy(protocol, "127.0.0.1", host.port());
+            // The suite's own proxy (it reads Hessian 1 replies with the version 1 reader); HessianApi takes Object.
+            HessianApi proxy = HessianClient.proxy(protocol, "127.0.0.1", host.port());
             assertEquals(2.5, proxy.echoFloat64(2.5));
             Exception refused = assertThrows(Exception.class, () -> proxy.echoFloat64(3));
             assertTrue(String.valueOf(FaultDetails.toBenchError(refused).getMessage()).contains("float64 expected"),
@@ -66,7 +66,7 @@ class ForeignClassTest {
     void aForeignClassIsRefusedAndNeverBuilt(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+                HessianServer.servlets(protocol.family(), HessianServer.service(new ReferenceBench())));
         try {
             Hostile hostile = hostileProxy(protocol, host.port());
             Canary.BUILT.set(0);
@@ -84,9 +84,9 @@ class ForeignClassTest {
     void garbageIsAnsweredWithoutAStackTrace(String name) throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(name);
         HttpHost host = HttpHost.start("127.0.0.1", 0, "test",
-                CauchoServer.servlets(protocol.family(), CauchoServer.service(new ReferenceBench())));
+                HessianServer.servlets(protocol.family(), HessianServer.service(new ReferenceBench())));
         try {
-            String path = Main.BURLAP.equals(protocol.family()) ? CauchoServer.BURLAP_PATH : CauchoServer.HESSIAN_PATH;
+            String path = Main.BURLAP.equals(protocol.family()) ? HessianServer.BURLAP_PATH : HessianServer.HESSIAN_PATH;
             java.net.HttpURLConnection http = (java.net.HttpURLConnection)
                     new java.net.URL(HttpHost.url("127.0.0.1", host.port(), path)).openConnection();
             http.setRequestMethod("POST");
@@ -97,7 +97,9 @@ class ForeignClassTest {
             int status = http.getResponseCode();
             java.io.InputStream body = status < 400 ? http.getInputStream() : http.getErrorStream();
             String page = new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(status >= 400 || page.contains("fault") || page.contains("Fault"), status + " " + page);
+            // The skeletons fail on the body (Hessian 1: unexpected end of file; Burlap: expected '<'), and the
+            // servlet container answers 500 with the exception's message.
+            assertEquals(500, status, page);
             assertFalse(page.contains("\tat ") || page.contains("at com.caucho") || page.contains("at org.eclipse"),
                     page);
         } finally {
@@ -118,13 +120,13 @@ class ForeignClassTest {
     private static Hostile hostileProxy(Protocol protocol, int port) throws Exception {
         if (Main.BURLAP.equals(protocol.family())) {
             return (Hostile) new BurlapProxyFactory().create(Hostile.class,
-                    HttpHost.url("127.0.0.1", port, CauchoServer.BURLAP_PATH));
+                    HttpHost.url("127.0.0.1", port, HessianServer.BURLAP_PATH));
         }
         HessianProxyFactory factory = new HessianProxyFactory();
         boolean version2 = "2".equals(protocol.variant("version"));
         factory.setHessian2Request(version2);
         factory.setHessian2Reply(version2);
-        return (Hostile) factory.create(Hostile.class, HttpHost.url("127.0.0.1", port, CauchoServer.HESSIAN_PATH),
+        return (Hostile) factory.create(Hostile.class, HttpHost.url("127.0.0.1", port, HessianServer.HESSIAN_PATH),
                 ForeignClassTest.class.getClassLoader());
     }
 }

@@ -13,8 +13,8 @@ import org.eclipse.jetty.servlet.FilterHolder;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHolder;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
 
 /**
  * The one embedded HTTP server of the Java HTTP protocols (XML-RPC, Hessian, Burlap, JSON-RPC, HttpInvoker),

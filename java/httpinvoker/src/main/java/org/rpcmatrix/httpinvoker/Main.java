@@ -1,6 +1,6 @@
 package org.rpcmatrix.httpinvoker;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /** {@code server|client --protocol httpinvoker --host H --port N --idl DIR} (runner/PROTOCOL.md). */
 public final class Main {
@@ -10,6 +10,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Launcher.run(args, FAMILY, InvokerServer::start, InvokerBenchClient::connect);
+        Launcher.run(args, FAMILY, HttpInvokerServer::start, HttpInvokerClient::connect);
     }
 }

@@ -1,6 +1,6 @@
 package org.rpcmatrix.jsonrpc;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /** {@code server|client --protocol jsonrpc --host H --port N --idl DIR} (runner/PROTOCOL.md). */
 public final class Main {
@@ -10,6 +10,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Launcher.run(args, FAMILY, JsonRpcBenchServer::start, JsonRpcBenchClient::connect);
+        Launcher.run(args, FAMILY, JsonRpcServer::start, JsonRpcClient::connect);
     }
 }

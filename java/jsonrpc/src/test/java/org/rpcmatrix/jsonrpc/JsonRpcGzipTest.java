@@ -19,10 +19,10 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /** jsonrpc-gzip: the client compresses its requests and reads gzip answers; jsonrpc4j's server refuses it. */
 class JsonRpcGzipTest {
@@ -36,7 +36,7 @@ class JsonRpcGzipTest {
     void theGzipClientCompressesRequestsAndReadsGzipAnswers() throws Exception {
         List<String> seen = new ArrayList<>();
         HttpServer recorder = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        recorder.createContext(JsonRpcBenchServer.PATH, exchange -> {
+        recorder.createContext(JsonRpcServer.PATH, exchange -> {
             String request = new String(gunzip(exchange.getRequestBody().readAllBytes()), StandardCharsets.UTF_8);
             seen.add(exchange.getRequestHeaders().getFirst("Content-Encoding") + " "
                     + exchange.getRequestHeaders().getFirst("Accept-Encoding").contains("gzip") + " "
@@ -51,7 +51,7 @@ class JsonRpcGzipTest {
             }
         });
         recorder.start();
-        try (JsonRpcBenchClient client = JsonRpcBenchClient.connect(new ClientOptions(protocol("jsonrpc-gzip"),
+        try (JsonRpcClient client = JsonRpcClient.connect(new ClientOptions(protocol("jsonrpc-gzip"),
                 "127.0.0.1", recorder.getAddress().getPort(), IDL, null))) {
             assertEquals("ok", client.echoString("z".repeat(5_000)));
             assertEquals("ok", client.echoString("again"));
@@ -63,7 +63,7 @@ class JsonRpcGzipTest {
 
     @Test
     void jsonrpc4jsServerRefusesTheGzipVariant() {
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> JsonRpcBenchServer.start(
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> JsonRpcServer.start(
                 new ServerOptions(protocol("jsonrpc-gzip"), "127.0.0.1", 0, IDL, null, Map.of())));
         assertTrue(refused.getMessage().contains("ignores the Accept-Encoding"), refused.getMessage());
     }

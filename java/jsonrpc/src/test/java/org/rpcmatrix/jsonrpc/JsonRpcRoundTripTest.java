@@ -15,13 +15,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.harness.ClientSession;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /** This module's client against its server in process, and the wire as idl/CONTRACT.md writes it. */
@@ -32,7 +32,7 @@ class JsonRpcRoundTripTest {
     @BeforeAll
     static void start() throws Exception {
         host = HttpHost.start("127.0.0.1", 0, "test",
-                Map.of(JsonRpcBenchServer.PATH, JsonRpcBenchServer.servlet(JsonRpcBenchServer.service(new ReferenceBench()))));
+                Map.of(JsonRpcServer.PATH, JsonRpcServer.servlet(JsonRpcServer.service(new ReferenceBench()))));
     }
 
     @AfterAll
@@ -44,7 +44,7 @@ class JsonRpcRoundTripTest {
     void everyVectorPassesOrIsUnsupported() throws Exception {
         Protocol protocol = ProtocolRegistry.load(IDL).require(Main.FAMILY);
         ClientSession session = new ClientSession(ContractFiles.load(IDL),
-                new ClientOptions(protocol, "127.0.0.1", host.port(), IDL, null), JsonRpcBenchClient::connect);
+                new ClientOptions(protocol, "127.0.0.1", host.port(), IDL, null), JsonRpcClient::connect);
         assertTrue(Json.MAPPER.readTree(session.handle("{\"cmd\": \"connect\"}")).get("ok").booleanValue());
         JsonNode answer = Json.MAPPER.readTree(session.handle("{\"cmd\": \"vectors\", \"protocol\": \"jsonrpc\"}"));
         for (JsonNode result : answer.get("results")) {
@@ -59,7 +59,7 @@ class JsonRpcRoundTripTest {
 
     @Test
     void benchErrorIsTheErrorObjectWithTheContractCode() throws Exception {
-        try (JsonRpcBenchClient client = JsonRpcBenchClient.create("127.0.0.1", host.port())) {
+        try (JsonRpcClient client = JsonRpcClient.create("127.0.0.1", host.port())) {
             BenchError error = assertThrows(BenchError.class, () -> client.fail(-1, "<&> Grüße 𝄞"));
             assertEquals(-1, error.code());
             assertEquals("<&> Grüße 𝄞", error.getMessage());
@@ -85,7 +85,7 @@ class JsonRpcRoundTripTest {
     /** Posts a request and returns the answer, which must come with HTTP 200 (errors included). */
     private static JsonNode post(String body) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(HttpHost.url("127.0.0.1", host.port(), JsonRpcBenchServer.PATH)))
+                HttpRequest.newBuilder(URI.create(HttpHost.url("127.0.0.1", host.port(), JsonRpcServer.PATH)))
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());

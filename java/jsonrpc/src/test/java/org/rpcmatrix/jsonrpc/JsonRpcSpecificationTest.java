@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.httphost.HttpHost;
 
 /**
@@ -37,7 +37,7 @@ class JsonRpcSpecificationTest {
     @BeforeAll
     static void start() throws Exception {
         host = HttpHost.start("127.0.0.1", 0, "test",
-                Map.of(JsonRpcBenchServer.PATH, JsonRpcBenchServer.servlet(JsonRpcBenchServer.service(new ReferenceBench()))));
+                Map.of(JsonRpcServer.PATH, JsonRpcServer.servlet(JsonRpcServer.service(new ReferenceBench()))));
     }
 
     @AfterAll
@@ -182,7 +182,7 @@ class JsonRpcSpecificationTest {
 
     private static Answer post(String text) throws Exception {
         HttpResponse<String> response = HTTP.send(
-                HttpRequest.newBuilder(URI.create(HttpHost.url("127.0.0.1", host.port(), JsonRpcBenchServer.PATH)))
+                HttpRequest.newBuilder(URI.create(HttpHost.url("127.0.0.1", host.port(), JsonRpcServer.PATH)))
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(text)).build(),
                 HttpResponse.BodyHandlers.ofString());

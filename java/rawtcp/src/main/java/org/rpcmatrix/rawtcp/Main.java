@@ -1,6 +1,6 @@
 package org.rpcmatrix.rawtcp;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /** {@code server|client --protocol rawtcp --host H --port N --idl DIR} (runner/PROTOCOL.md). */
 public final class Main {

@@ -9,9 +9,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.mapping.OperationClient;
 
 /** The raw TCP client: one persistent connection, sequential calls. Not thread-safe. */
 public final class RawTcpClient extends OperationClient {

@@ -12,12 +12,12 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.Bench;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.reference.InjectedSpin;
 
 /** The raw TCP server: one thread per connection, calls answered in order, one flush per response frame. */
 public final class RawTcpServer implements RunningServer {

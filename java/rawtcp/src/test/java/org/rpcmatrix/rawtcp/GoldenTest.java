@@ -11,11 +11,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.rpcmatrix.core.Fnv1a64;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.ReferenceBench;
-import org.rpcmatrix.core.Values;
+import org.rpcmatrix.core.conformance.Values;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.reference.Fnv1a64;
+import org.rpcmatrix.core.reference.ReferenceBench;
 
 /**
  * Every case of idl/golden.json: the reference behaviour's answers and the generated arguments, encoded with

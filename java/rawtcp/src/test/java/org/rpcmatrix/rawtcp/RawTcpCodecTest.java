@@ -12,10 +12,10 @@ import java.io.DataInputStream;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.Comparison;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.conformance.Comparison;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
+import org.rpcmatrix.core.reference.ReferenceBench;
 
 /** The byte layout of idl/rawtcp.md. */
 class RawTcpCodecTest {
@@ -119,7 +119,10 @@ class RawTcpCodecTest {
         assertThrows(java.io.EOFException.class,
                 () -> RawTcpCodec.readFrame(new DataInputStream(new ByteArrayInputStream(frame))));
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertTrue(allocated < 4 * RawTcpCodec.UPFRONT_BYTES, allocated + " bytes allocated");
+        // The one upfront array, and beside it only the stream, the EOFException and its stack trace (about 41 KiB
+        // on OpenJDK 17): a second reservation, or any growth of the array, would double it.
+        assertTrue(allocated >= RawTcpCodec.UPFRONT_BYTES && allocated < 2 * RawTcpCodec.UPFRONT_BYTES,
+                allocated + " bytes allocated");
     }
 
     /** A frame larger than the upfront reservation still reads back whole, the array grown as bytes come. */

@@ -12,11 +12,11 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.harness.ClientSession;
 
 /** This module's client against its server on loopback: every vector must pass. */
 class RawTcpLoopbackTest {
@@ -28,8 +28,8 @@ class RawTcpLoopbackTest {
         server = RawTcpServer.start(new ServerOptions(protocol(), "127.0.0.1", 0, IDL, null, java.util.Map.of()));
     }
 
-    private static org.rpcmatrix.core.Protocol protocol() throws java.io.IOException {
-        return org.rpcmatrix.core.ProtocolRegistry.load(IDL).require(Main.FAMILY);
+    private static org.rpcmatrix.core.contract.Protocol protocol() throws java.io.IOException {
+        return org.rpcmatrix.core.contract.ProtocolRegistry.load(IDL).require(Main.FAMILY);
     }
 
     @AfterEach

@@ -3,7 +3,7 @@ package org.rpcmatrix.rmi;
 import java.rmi.NoSuchObjectException;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.function.Consumer;
-import org.rpcmatrix.core.ReferenceCalculator;
+import org.rpcmatrix.core.reference.ReferenceCalculator;
 
 /** One calculator, exported by {@link CalculatorFactoryServant#create}; release() unexports it and lets it go. */
 final class CalculatorServant implements RemoteCalculator {

@@ -1,6 +1,6 @@
 package org.rpcmatrix.rmi;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /** {@code server ...} or {@code client ...} for the rmi family (rmi, rmi-tls). */
 public final class Main {

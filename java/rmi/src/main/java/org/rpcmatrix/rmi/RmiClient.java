@@ -12,15 +12,16 @@ import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
-import org.rpcmatrix.core.AttackClient;
-import org.rpcmatrix.core.BackgroundTraffic;
-import org.rpcmatrix.core.BenchClient;
-import org.rpcmatrix.core.CalculatorClient;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ConnectFigures;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationCaller;
-import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.adapter.AttackClient;
+import org.rpcmatrix.core.adapter.BackgroundTraffic;
+import org.rpcmatrix.core.adapter.BenchClient;
+import org.rpcmatrix.core.adapter.CalculatorClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ConnectFigures;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.mapping.OperationCaller;
+import org.rpcmatrix.core.mapping.OperationClient;
+import org.rpcmatrix.javaserial.JavaSerialMapping;
 
 /**
  * Stubs looked up in the server's RMI registry; calls go over RMI's pooled connections (one reused connection
@@ -28,7 +29,8 @@ import org.rpcmatrix.core.OperationClient;
  */
 final class RmiClient extends OperationClient implements CalculatorClient, AttackClient, ConnectFigures,
         BackgroundTraffic {
-    private static final OperationCaller<RemoteBench> CALLS = OperationCaller.over(RemoteBench.class, RmiMapping.INSTANCE);
+    private static final OperationCaller<RemoteBench> CALLS =
+            OperationCaller.over(RemoteBench.class, JavaSerialMapping.INSTANCE);
     private static final String NO_CERTIFICATE = "no-client-certificate";
     private static final String UNTRUSTED_CERTIFICATE = "untrusted-client-certificate";
 
@@ -94,7 +96,7 @@ final class RmiClient extends OperationClient implements CalculatorClient, Attac
         return Map.of("registry_lookup", "Bench, CalculatorFactory");
     }
 
-    /** The contract's operations: the stub's, values per {@link RmiMapping}. */
+    /** The contract's operations: the stub's, values per {@link JavaSerialMapping}. */
     @Override
     protected Object call(Operation op, Object... args) throws Exception {
         return CALLS.call(bench, op, args);

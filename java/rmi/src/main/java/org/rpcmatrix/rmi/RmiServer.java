@@ -10,10 +10,11 @@ import java.rmi.server.UnicastRemoteObject;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.mapping.OperationProxy;
+import org.rpcmatrix.core.reference.InjectedSpin;
+import org.rpcmatrix.javaserial.JavaSerialMapping;
 
 /**
  * An RMI registry created in this process on the cell's port, with Bench and CalculatorFactory bound under
@@ -57,7 +58,8 @@ final class RmiServer implements RunningServer {
         int bound = serverSockets.boundPort();
         Exporter exporter = object -> UnicastRemoteObject.exportObject(object, bound, clientSockets, serverSockets,
                 SerialFilter.INSTANCE);
-        RemoteBench bench = OperationProxy.serve(RemoteBench.class, InjectedSpin.served(), RmiMapping.INSTANCE);
+        RemoteBench bench =
+                OperationProxy.serve(RemoteBench.class, InjectedSpin.served(), JavaSerialMapping.INSTANCE);
         CalculatorFactoryServant factory = new CalculatorFactoryServant(exporter);
         registry.rebind("Bench", exporter.export(bench));
         registry.rebind("CalculatorFactory", exporter.export(factory));

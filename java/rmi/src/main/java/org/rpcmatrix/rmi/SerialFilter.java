@@ -2,8 +2,11 @@ package org.rpcmatrix.rmi;
 
 import java.io.ObjectInputFilter;
 import java.util.Set;
-import org.rpcmatrix.core.ArrayBudget;
 import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.contract.ArrayBudget;
+import org.rpcmatrix.javaserial.SerialBook;
+import org.rpcmatrix.javaserial.SerialItem;
+import org.rpcmatrix.javaserial.SerialRecord;
 
 /**
  * The server's deserialization filter for call arguments: an allow-list of the contract's types, a few
@@ -19,7 +22,7 @@ final class SerialFilter implements ObjectInputFilter {
             "java.lang.String", "java.lang.Boolean", "java.lang.Byte", "java.lang.Short", "java.lang.Integer",
             "java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.Number",
             "java.util.ArrayList",
-            RmiTypes.RmiRecord.class.getName(), RmiTypes.RmiBook.class.getName(), RmiTypes.RmiItem.class.getName(),
+            SerialRecord.class.getName(), SerialBook.class.getName(), SerialItem.class.getName(),
             BenchError.class.getName(), "java.lang.Exception", "java.lang.Throwable",
             // remote references passed as arguments: the stub classes RMI itself writes
             "java.rmi.server.RemoteObject", "java.rmi.server.RemoteStub", "java.lang.reflect.Proxy",

@@ -8,10 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.ProtocolRegistry;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.harness.ClientSession;
 
 /**
  * A server and a client in this process over loopback: every vector of the contract, sessions included, and
@@ -30,12 +31,20 @@ class RmiRoundTripTest {
         }
     }
 
+    /**
+     * Every vector whose needs (its own and its operation's) rmi has is sent and passes; the others are
+     * unsupported: today 77 of the 88 vectors of idl/vectors.json pass, and the 11 unsupported are the three
+     * randomDoublesStream vectors (server-streaming) and the eight attacks of WS-Security and of TLS client
+     * certificates (rmi-tls has the latter, plain rmi does not).
+     */
     @Test
-    void everyVectorPassesOrIsUnsupported() throws Exception {
+    void everyVectorRmiCanCarryPassesAndTheOthersAreUnsupported() throws Exception {
         server = RmiServer.start("127.0.0.1", 0, null);
-        ClientOptions options = new ClientOptions(ProtocolRegistry.load(IDL).require("rmi"), "127.0.0.1",
-                server.port(), IDL, null);
-        try (ClientSession session = new ClientSession(ContractFiles.load(IDL), options,
+        ContractFiles files = ContractFiles.load(IDL);
+        Protocol rmi = files.registry().require("rmi");
+        long carried = files.vectors().stream().filter(v -> rmi.unsupportedReason(v.needs()) == null).count();
+        ClientOptions options = new ClientOptions(rmi, "127.0.0.1", server.port(), IDL, null);
+        try (ClientSession session = new ClientSession(files, options,
                 o -> RmiClient.connect(o.host(), o.port(), false))) {
             ObjectMapper json = new ObjectMapper();
             JsonNode connect = json.readTree(session.handle("{\"cmd\": \"connect\"}"));
@@ -47,7 +56,8 @@ class RmiRoundTripTest {
                 assertTrue(status.equals("pass") || status.equals("unsupported"), result.toString());
                 passed += status.equals("pass") ? 1 : 0;
             }
-            assertTrue(passed > 70, "passed " + passed);
+            assertEquals(files.vectors().size(), results.size());
+            assertEquals(carried, passed);
             for (String id : new String[] {"calculator_session", "calculator_isolation", "calculator_released"}) {
                 assertEquals("pass", status(results, id), id);
             }

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 
 /** rmi-tls: calls without a client certificate, or with one of a foreign CA, are refused; correct calls go on. */
 class TlsRefusalTest {

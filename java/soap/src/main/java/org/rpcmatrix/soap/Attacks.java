@@ -6,7 +6,7 @@ import org.apache.cxf.frontend.ClientProxy;
 import org.apache.cxf.message.Message;
 import org.apache.wss4j.dom.WSConstants;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.soap.generated.Bench;
 
 /**
@@ -40,7 +40,7 @@ final class Attacks {
     private static String send(ProxyBuilder builder, Operation op, Object[] args) throws Exception {
         Bench bench = builder.build();
         try {
-            SoapBenchClient.CALLS.call(bench, op, args);
+            SoapClient.CALLS.call(bench, op, args);
             return null;
         } catch (SOAPFaultException e) {
             // A fault made here (the answer failed this client's own checks) is not a refusal: the server

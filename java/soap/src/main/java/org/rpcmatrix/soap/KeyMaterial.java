@@ -11,7 +11,7 @@ import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import org.apache.wss4j.common.crypto.Merlin;
-import org.rpcmatrix.core.Json;
+import org.rpcmatrix.core.contract.Json;
 
 /**
  * The run's key material ({secrets}, runner/lib/secrets.sh), read into memory: PKCS#12 key stores, the CA and

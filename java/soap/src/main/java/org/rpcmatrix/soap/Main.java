@@ -1,13 +1,13 @@
 package org.rpcmatrix.soap;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /**
  * {@code server|client --protocol P --host H --port N --idl DIR [--secrets DIR]} (runner/PROTOCOL.md), for
@@ -33,6 +33,6 @@ public final class Main {
             answer.println(WsdlCheck.check(args[check + 1]));
             System.exit(0);
         }
-        Launcher.run(args, FAMILY, SoapServer::start, SoapBenchClient::connect);
+        Launcher.run(args, FAMILY, SoapServer::start, SoapClient::connect);
     }
 }

@@ -14,7 +14,7 @@ import org.apache.cxf.transports.http.configuration.ConnectionType;
 import org.apache.cxf.transports.http.configuration.HTTPClientPolicy;
 import org.apache.cxf.ws.security.wss4j.WSS4JInInterceptor;
 import org.apache.cxf.ws.security.wss4j.WSS4JOutInterceptor;
-import org.rpcmatrix.core.ClientOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
 import org.rpcmatrix.soap.generated.Bench;
 
 /**

@@ -2,10 +2,10 @@ package org.rpcmatrix.soap;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
-import org.rpcmatrix.core.WireMapping;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
+import org.rpcmatrix.core.mapping.WireMapping;
 
 /**
  * SOAP's carriage of the contract's values in the port type and JAXB classes generated from idl/bench.wsdl and

@@ -2,12 +2,12 @@ package org.rpcmatrix.soap;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.xml.namespace.QName;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
-import javax.xml.namespace.QName;
-import org.rpcmatrix.core.Protocol;
+import org.rpcmatrix.core.contract.Protocol;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;

@@ -13,10 +13,10 @@ import org.apache.cxf.ws.security.wss4j.WSS4JInInterceptor;
 import org.apache.cxf.ws.security.wss4j.WSS4JOutInterceptor;
 import org.apache.wss4j.common.cache.WSS4JCacheUtil;
 import org.eclipse.jetty.server.ServerConnector;
-import org.rpcmatrix.core.OperationProxy;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.mapping.OperationProxy;
+import org.rpcmatrix.core.reference.InjectedSpin;
 import org.rpcmatrix.soap.generated.Bench;
 
 /**

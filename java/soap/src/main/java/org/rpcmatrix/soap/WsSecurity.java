@@ -10,7 +10,7 @@ import org.apache.cxf.ws.security.wss4j.CryptoCoverageUtil.CoverageScope;
 import org.apache.cxf.ws.security.wss4j.CryptoCoverageUtil.CoverageType;
 import org.apache.wss4j.common.ConfigurationConstants;
 import org.apache.wss4j.common.WSS4JConstants;
-import org.rpcmatrix.core.Protocol;
+import org.rpcmatrix.core.contract.Protocol;
 
 /**
  * The action-based WSS4J configuration of each WS-Security variant (the registry's {@code security}), for

@@ -13,8 +13,8 @@ import org.apache.cxf.Bus;
 import org.apache.cxf.BusFactory;
 import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
 import org.apache.cxf.wsdl.WSDLManager;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.soap.generated.Bench;
 
 /**

@@ -9,7 +9,7 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.BenchClient;
+import org.rpcmatrix.core.adapter.BenchClient;
 
 /** A call whose text is over the parser's limit is a fault, not an OutOfMemoryError; the server goes on. */
 class OversizedCallTest {
@@ -38,7 +38,7 @@ class OversizedCallTest {
                 String fault = new String(error.readAllBytes(), StandardCharsets.UTF_8);
                 assertTrue(fault.contains("Text size limit (" + SoapServer.MAX_TEXT_CHARS + ") exceeded"), fault);
             }
-            try (BenchClient client = SoapBenchClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
+            try (BenchClient client = SoapClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
                 assertEquals("still here", client.echoString("still here"));
             }
         } finally {

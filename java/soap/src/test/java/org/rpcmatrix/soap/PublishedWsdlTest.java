@@ -17,8 +17,8 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.BenchClient;
 import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.adapter.BenchClient;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -70,7 +70,7 @@ class PublishedWsdlTest {
 
     @Test
     void benchErrorComesBackAsTheContractsError() throws Exception {
-        try (BenchClient client = SoapBenchClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
+        try (BenchClient client = SoapClient.connect(SoapFixtures.client("soap11", server.port(), null))) {
             BenchError error = assertThrows(BenchError.class, () -> client.fail(42, "x & <y>"));
             assertEquals(42, error.code());
             assertEquals("x & <y>", error.getMessage());

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Comparison;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.conformance.Comparison;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.soap.generated.BenchErrorFault;
 
 class SoapMappingTest {
@@ -30,12 +30,12 @@ class SoapMappingTest {
     @Test
     void structsRoundTrip() throws Exception {
         ReferenceBench reference = new ReferenceBench();
-        org.rpcmatrix.core.Record record = reference.getRecord("key");
+        org.rpcmatrix.core.contract.Record record = reference.getRecord("key");
         assertEquals(java.util.Optional.empty(), Comparison.EXACT.firstDifference("record", record,
                 SoapMapping.fromWire(SoapMapping.toWire(record))));
-        org.rpcmatrix.core.Book book = reference.searchBooks("q", 1).get(0);
+        org.rpcmatrix.core.contract.Book book = reference.searchBooks("q", 1).get(0);
         assertEquals(book, SoapMapping.fromWire(SoapMapping.toWire(book)));
-        List<org.rpcmatrix.core.Item> items = reference.getItems(2);
+        List<org.rpcmatrix.core.contract.Item> items = reference.getItems(2);
         assertEquals(items.get(1), SoapMapping.fromWire(SoapMapping.toWire(items.get(1))));
     }
 }

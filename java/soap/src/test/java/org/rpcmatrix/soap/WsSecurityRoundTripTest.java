@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 
 /** The WS-Security variants in process, with key material made by the set-up's script. */
 class WsSecurityRoundTripTest {
@@ -27,7 +27,7 @@ class WsSecurityRoundTripTest {
     @Test
     void signedAndEncryptedCallsRoundTripAndAttacksAreRefused() throws Exception {
         SoapServer server = SoapFixtures.server("wss-sign-encrypt", secrets);
-        try (SoapBenchClient client = SoapBenchClient.connect(SoapFixtures.client("wss-sign-encrypt", server.port(), secrets))) {
+        try (SoapClient client = SoapClient.connect(SoapFixtures.client("wss-sign-encrypt", server.port(), secrets))) {
             assertEquals("signed", client.echoString("signed"));
             BenchError error = assertThrows(BenchError.class, () -> client.fail(7, "seven"));
             assertEquals(7, error.code());
@@ -48,7 +48,7 @@ class WsSecurityRoundTripTest {
     @Test
     void usernameTokenWithTheRightPasswordPassesAndAWrongOneIsRefused() throws Exception {
         SoapServer server = SoapFixtures.server("wss-username", secrets);
-        try (SoapBenchClient client = SoapBenchClient.connect(SoapFixtures.client("wss-username", server.port(), secrets))) {
+        try (SoapClient client = SoapClient.connect(SoapFixtures.client("wss-username", server.port(), secrets))) {
             assertEquals(5L, client.echoInt64(5L));
             assertNotNull(client.attack("wrong-password", Operation.PING, new Object[0]));
             assertNotNull(client.attack("replayed-message", Operation.PING, new Object[0]));

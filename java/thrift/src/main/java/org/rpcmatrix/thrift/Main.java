@@ -1,6 +1,6 @@
 package org.rpcmatrix.thrift;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /**
  * {@code server|client --protocol thrift-binary|thrift-compact --host H --port N --idl DIR}: the Thrift

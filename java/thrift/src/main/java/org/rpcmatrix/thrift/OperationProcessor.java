@@ -8,13 +8,13 @@ import org.apache.thrift.TBase;
 import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocolException;
-import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
+import org.rpcmatrix.core.contract.Bench;
 
 /**
  * The Thrift server adapter, built from the operation table: a processor with one function per operation
  * that reads the generated argument struct, calls the contract's Bench through
- * {@link org.rpcmatrix.core.Operation#invoke} and fills the generated result struct.
+ * {@link org.rpcmatrix.core.contract.Operation#invoke} and fills the generated result struct.
  */
 final class OperationProcessor extends TBaseProcessor<Bench> {
     OperationProcessor(Bench bench) {

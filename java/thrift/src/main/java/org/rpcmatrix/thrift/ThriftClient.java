@@ -9,11 +9,11 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFastFramedTransport;
-import org.rpcmatrix.core.BenchClient;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Operation;
-import org.rpcmatrix.core.OperationClient;
+import org.rpcmatrix.core.adapter.BenchClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.contract.Operation;
+import org.rpcmatrix.core.mapping.OperationClient;
 
 /**
  * The Thrift client: one persistent TSocket (TCP_NODELAY is TSocket's default) in a framed transport; each

@@ -6,9 +6,9 @@ import java.util.List;
 import org.apache.thrift.TBaseHelper;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocolException;
-import org.rpcmatrix.core.Book;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.contract.Book;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
 
 /**
  * The contract's carriage on Thrift (CONTRACT.md#carriage) between the core types and the generated ones, by

@@ -5,16 +5,17 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.thrift.ProcessFunction;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TFieldIdEnum;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.thrift.gen.Bench;
 
 /**
- * One operation of the Thrift service: its generated argument and result structs (made by method
- * references) and the converters of its parameters and result. The structs are read and written by field id
- * (arguments 1..n in order, result success 0, declared BenchError 1) through the generated
- * {@code getFieldValue}/{@code setFieldValue} switches: no reflection.
+ * One operation of the Thrift service: its generated argument and result structs and the converters of its
+ * parameters and result. The structs are read and written by field id (arguments 1..n in order, result success
+ * 0, declared BenchError 1) through the generated {@code getFieldValue}/{@code setFieldValue} switches: no
+ * reflection per call.
  */
 record ThriftOperation(Operation op, Supplier<TBase<?, ?>> args, Supplier<TBase<?, ?>> result,
         List<ThriftMapping.Converter> paramsToThrift, List<ThriftMapping.Converter> paramsFromThrift,
@@ -23,30 +24,36 @@ record ThriftOperation(Operation op, Supplier<TBase<?, ?>> args, Supplier<TBase<
     static final short SUCCESS = 0;
     static final short ERROR = 1;
 
-    /** Every operation of the contract except randomDoublesStream, which Thrift lacks (server-streaming). */
+    /** Every operation of idl/bench.thrift's service (not randomDoublesStream: Thrift lacks server-streaming). */
     static final Map<Operation, ThriftOperation> TABLE = table();
 
+    /**
+     * The table, read from the code the Thrift compiler generated, not written per operation: its processor has
+     * a function per operation of the service, which makes the argument struct; the result struct is the
+     * compiler's {@code Bench.<name>_result}, found once here and made for each call as a copy of an empty one.
+     */
     private static Map<Operation, ThriftOperation> table() {
         Map<Operation, ThriftOperation> t = new EnumMap<>(Operation.class);
-        put(t, Operation.PING, Bench.ping_args::new, Bench.ping_result::new);
-        put(t, Operation.ECHO_BOOL, Bench.echoBool_args::new, Bench.echoBool_result::new);
-        put(t, Operation.ECHO_INT8, Bench.echoInt8_args::new, Bench.echoInt8_result::new);
-        put(t, Operation.ECHO_INT16, Bench.echoInt16_args::new, Bench.echoInt16_result::new);
-        put(t, Operation.ECHO_INT32, Bench.echoInt32_args::new, Bench.echoInt32_result::new);
-        put(t, Operation.ECHO_INT64, Bench.echoInt64_args::new, Bench.echoInt64_result::new);
-        put(t, Operation.ECHO_FLOAT32, Bench.echoFloat32_args::new, Bench.echoFloat32_result::new);
-        put(t, Operation.ECHO_FLOAT64, Bench.echoFloat64_args::new, Bench.echoFloat64_result::new);
-        put(t, Operation.ECHO_STRING, Bench.echoString_args::new, Bench.echoString_result::new);
-        put(t, Operation.ECHO_BYTES, Bench.echoBytes_args::new, Bench.echoBytes_result::new);
-        put(t, Operation.IS_PRIME, Bench.isPrime_args::new, Bench.isPrime_result::new);
-        put(t, Operation.AVERAGE, Bench.average_args::new, Bench.average_result::new);
-        put(t, Operation.RANDOM_DOUBLES, Bench.randomDoubles_args::new, Bench.randomDoubles_result::new);
-        put(t, Operation.LOG_TRANSFORM, Bench.logTransform_args::new, Bench.logTransform_result::new);
-        put(t, Operation.GET_RECORD, Bench.getRecord_args::new, Bench.getRecord_result::new);
-        put(t, Operation.SEARCH_BOOKS, Bench.searchBooks_args::new, Bench.searchBooks_result::new);
-        put(t, Operation.GET_ITEMS, Bench.getItems_args::new, Bench.getItems_result::new);
-        put(t, Operation.FAIL, Bench.fail_args::new, Bench.fail_result::new);
+        Bench.Processor<Bench.Iface> compilers = new Bench.Processor<>(null);
+        for (ProcessFunction<?, ?> function : compilers.getProcessMapView().values()) {
+            Operation op = Operation.byName(function.getMethodName());
+            if (op == null) {
+                throw new IllegalStateException("idl/bench.thrift's " + function.getMethodName()
+                        + " is not an operation of the contract");
+            }
+            TBase<?, ?> emptyResult = emptyResult(function.getMethodName());
+            put(t, op, function::getEmptyArgsInstance, emptyResult::deepCopy);
+        }
         return Collections.unmodifiableMap(t);
+    }
+
+    private static TBase<?, ?> emptyResult(String name) {
+        try {
+            return (TBase<?, ?>) Class.forName(Bench.class.getName() + "$" + name + "_result").getConstructor()
+                    .newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the Thrift compiler generated no result struct for " + name, e);
+        }
     }
 
     private static void put(Map<Operation, ThriftOperation> table, Operation op, Supplier<TBase<?, ?>> args,

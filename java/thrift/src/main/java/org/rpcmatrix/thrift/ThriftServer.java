@@ -16,9 +16,9 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFastFramedTransport;
 import org.apache.thrift.transport.layered.TLayeredTransport;
-import org.rpcmatrix.core.InjectedSpin;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.reference.InjectedSpin;
 
 /**
  * The Thrift server: TThreadPoolServer, Thrift's blocking server with a pool thread per connection, on the

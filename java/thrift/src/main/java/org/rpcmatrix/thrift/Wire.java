@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
-import org.rpcmatrix.core.Protocol;
+import org.rpcmatrix.core.contract.Protocol;
 
 /** The Thrift protocol (wire encoding) of a server or client; both run on the framed transport. */
 enum Wire {

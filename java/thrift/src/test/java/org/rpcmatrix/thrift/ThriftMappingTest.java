@@ -9,8 +9,8 @@ import org.apache.thrift.protocol.TProtocolException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rpcmatrix.core.Item;
-import org.rpcmatrix.core.Record;
+import org.rpcmatrix.core.contract.Item;
+import org.rpcmatrix.core.contract.Record;
 
 class ThriftMappingTest {
 

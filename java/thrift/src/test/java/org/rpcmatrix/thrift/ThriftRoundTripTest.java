@@ -14,13 +14,13 @@ import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.rpcmatrix.core.BenchClient;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Comparison;
-import org.rpcmatrix.core.ReferenceBench;
-import org.rpcmatrix.core.RunningServer;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.BenchClient;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.RunningServer;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.conformance.Comparison;
+import org.rpcmatrix.core.reference.ReferenceBench;
 import org.rpcmatrix.thrift.gen.Bench;
 
 /** The server and the client over loopback, for each wire. */
@@ -31,15 +31,15 @@ class ThriftRoundTripTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"thrift-binary", "thrift-compact"})
     void everyVectorPassesOrLacksServerStreaming(String name) throws Exception {
         java.nio.file.Path idl = java.nio.file.Path.of("..", "..", "idl");
-        org.rpcmatrix.core.Protocol protocol = org.rpcmatrix.core.ProtocolRegistry.load(idl).require(name);
+        org.rpcmatrix.core.contract.Protocol protocol = org.rpcmatrix.core.contract.ProtocolRegistry.load(idl).require(name);
         Wire wire = Wire.of(protocol);
         RunningServer server = ThriftServer.start(new ServerOptions(protocol, HOST, 0, idl, null, java.util.Map.of()), wire);
         try {
-            org.rpcmatrix.core.ClientSession session = new org.rpcmatrix.core.ClientSession(
-                    org.rpcmatrix.core.ContractFiles.load(idl),
+            org.rpcmatrix.core.harness.ClientSession session = new org.rpcmatrix.core.harness.ClientSession(
+                    org.rpcmatrix.core.conformance.ContractFiles.load(idl),
                     new ClientOptions(protocol, HOST, server.port(), idl, null), o -> ThriftClient.connect(o, wire));
             session.handle("{\"cmd\": \"connect\"}");
-            com.fasterxml.jackson.databind.JsonNode answer = org.rpcmatrix.core.Json.MAPPER.readTree(
+            com.fasterxml.jackson.databind.JsonNode answer = org.rpcmatrix.core.contract.Json.MAPPER.readTree(
                     session.handle("{\"cmd\": \"vectors\"}"));
             int unsupported = 0;
             for (com.fasterxml.jackson.databind.JsonNode result : answer.get("results")) {

@@ -4,9 +4,9 @@ import org.apache.xmlrpc.XmlRpcException;
 import org.apache.xmlrpc.XmlRpcHandler;
 import org.apache.xmlrpc.XmlRpcRequest;
 import org.apache.xmlrpc.server.XmlRpcHandlerMapping;
-import org.rpcmatrix.core.Bench;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.Operation;
+import org.rpcmatrix.core.contract.Bench;
+import org.rpcmatrix.core.contract.Operation;
 
 /**
  * Maps the contract's operation names, exactly as written (no "Bench." prefix, which the library's

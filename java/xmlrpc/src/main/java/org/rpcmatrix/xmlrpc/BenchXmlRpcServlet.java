@@ -7,7 +7,7 @@ import org.apache.xmlrpc.server.XmlRpcHandlerMapping;
 import org.apache.xmlrpc.server.XmlRpcServerConfigImpl;
 import org.apache.xmlrpc.webserver.XmlRpcServlet;
 import org.apache.xmlrpc.webserver.XmlRpcServletServer;
-import org.rpcmatrix.core.InjectedSpin;
+import org.rpcmatrix.core.reference.InjectedSpin;
 
 /**
  * The library's servlet, serving the contract in strict XML-RPC. Its vendor extensions stay off, except in the

@@ -1,6 +1,6 @@
 package org.rpcmatrix.xmlrpc;
 
-import org.rpcmatrix.core.Launcher;
+import org.rpcmatrix.core.harness.Launcher;
 
 /**
  * {@code server|client --protocol xmlrpc --host H --port N --idl DIR} (runner/PROTOCOL.md); the client also takes
@@ -22,7 +22,7 @@ public final class Main {
             return;
         }
         // --transport is this module's own client option: taken out before the shared parser sees the rest.
-        Launcher.run(ClientTransport.withoutFlag(args), FAMILY, JettyXmlRpcServer::start,
-                options -> XmlRpcBenchClient.connect(options, transport));
+        Launcher.run(ClientTransport.withoutFlag(args), FAMILY, XmlRpcServer::start,
+                options -> XmlRpcClient.connect(options, transport));
     }
 }

@@ -8,22 +8,22 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /** The client's --transport option and each of the three transports against this module's server. */
 class ClientTransportTest {
     private static final Path IDL = Path.of("..", "..", "idl");
-    private static JettyXmlRpcServer server;
+    private static XmlRpcServer server;
 
     @BeforeAll
     static void start() throws Exception {
-        server = JettyXmlRpcServer.start(new ServerOptions(ProtocolRegistry.load(IDL).require(Main.FAMILY),
+        server = XmlRpcServer.start(new ServerOptions(ProtocolRegistry.load(IDL).require(Main.FAMILY),
                 "127.0.0.1", 0, IDL, null, Map.of()));
     }
 
@@ -48,7 +48,7 @@ class ClientTransportTest {
     void everyTransportCarriesCallsAndFaults(ClientTransport transport) throws Exception {
         ClientOptions options = new ClientOptions(ProtocolRegistry.load(IDL).require(Main.FAMILY), "127.0.0.1",
                 server.port(), IDL, null);
-        try (XmlRpcBenchClient client = XmlRpcBenchClient.connect(options, transport)) {
+        try (XmlRpcClient client = XmlRpcClient.connect(options, transport)) {
             client.ping();
             assertEquals(Long.MIN_VALUE, client.echoInt64(Long.MIN_VALUE));
             assertEquals("x".repeat(100_000), client.echoString("x".repeat(100_000)));

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
-import org.rpcmatrix.httphost.RawHttp;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 import org.rpcmatrix.httphost.RawHttp.Answer;
+import org.rpcmatrix.httphost.RawHttp;
 
 /**
  * The Java XML-RPC server's faults carry the codes of the XML-RPC fault code conventions (specs.xmlrpc.com),
@@ -34,8 +34,8 @@ class FaultCodeTest {
     private static final String PROLOG = "<?xml version=\"1.0\"?>";
     private static final int MIB = 1 << 20;
 
-    private static JettyXmlRpcServer plain;
-    private static JettyXmlRpcServer gzip;
+    private static XmlRpcServer plain;
+    private static XmlRpcServer gzip;
 
     @BeforeAll
     static void start() throws Exception {
@@ -43,8 +43,8 @@ class FaultCodeTest {
         gzip = start("xmlrpc-gzip");
     }
 
-    private static JettyXmlRpcServer start(String protocol) throws Exception {
-        return JettyXmlRpcServer.start(new ServerOptions(ProtocolRegistry.load(IDL).require(protocol), "127.0.0.1", 0,
+    private static XmlRpcServer start(String protocol) throws Exception {
+        return XmlRpcServer.start(new ServerOptions(ProtocolRegistry.load(IDL).require(protocol), "127.0.0.1", 0,
                 IDL, null, Map.of()));
     }
 
@@ -187,7 +187,7 @@ class FaultCodeTest {
         assertServes(gzip);
     }
 
-    private static void assertServes(JettyXmlRpcServer server) throws Exception {
+    private static void assertServes(XmlRpcServer server) throws Exception {
         byte[] ping = (PROLOG + "<methodCall><methodName>echoInt32</methodName><params><param><value><i4>9</i4>"
                 + "</value></param></params></methodCall>").getBytes(StandardCharsets.UTF_8);
         Answer answer = post(server, "Content-Length: " + ping.length, ping);
@@ -200,19 +200,19 @@ class FaultCodeTest {
         return text.length() <= 400 ? text : text.substring(0, 400) + "... (" + text.length() + " characters)";
     }
 
-    private static Answer post(JettyXmlRpcServer server, String header, byte[] body) throws Exception {
+    private static Answer post(XmlRpcServer server, String header, byte[] body) throws Exception {
         return exchange(server, out -> {
             out.write(head(header));
             out.write(body);
         });
     }
 
-    private static Answer exchange(JettyXmlRpcServer server, RawHttp.Request request) throws Exception {
+    private static Answer exchange(XmlRpcServer server, RawHttp.Request request) throws Exception {
         return RawHttp.exchange(server.port(), request);
     }
 
     private static byte[] head(String header) {
-        return ("POST " + JettyXmlRpcServer.PATH + " HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n" + header
+        return ("POST " + XmlRpcServer.PATH + " HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n" + header
                 + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 

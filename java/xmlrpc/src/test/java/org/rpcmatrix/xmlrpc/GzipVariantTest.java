@@ -25,10 +25,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.Protocol;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.Protocol;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /** xmlrpc-gzip: every transport sends gzip requests of their true length and reads gzip answers. */
 class GzipVariantTest {
@@ -41,9 +41,9 @@ class GzipVariantTest {
     @ParameterizedTest
     @EnumSource(ClientTransport.class)
     void everyTransportCallsTheGzipServer(ClientTransport transport) throws Exception {
-        JettyXmlRpcServer server = JettyXmlRpcServer.start(
+        XmlRpcServer server = XmlRpcServer.start(
                 new ServerOptions(protocol("xmlrpc-gzip"), "127.0.0.1", 0, IDL, null, Map.of()));
-        try (XmlRpcBenchClient client = XmlRpcBenchClient.connect(
+        try (XmlRpcClient client = XmlRpcClient.connect(
                 new ClientOptions(protocol("xmlrpc-gzip"), "127.0.0.1", server.port(), IDL, null), transport)) {
             client.ping();
             assertEquals("x".repeat(100_000), client.echoString("x".repeat(100_000)));
@@ -60,7 +60,7 @@ class GzipVariantTest {
     void requestsAreGzipWithTheirTrueLength(ClientTransport transport) throws Exception {
         List<String> seen = new ArrayList<>();
         HttpServer recorder = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        recorder.createContext(JettyXmlRpcServer.PATH, exchange -> {
+        recorder.createContext(XmlRpcServer.PATH, exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             String call = new String(gunzip(body), StandardCharsets.UTF_8);
             seen.add(exchange.getRequestHeaders().getFirst("Content-Encoding") + " "
@@ -77,7 +77,7 @@ class GzipVariantTest {
             }
         });
         recorder.start();
-        try (XmlRpcBenchClient client = XmlRpcBenchClient.connect(new ClientOptions(protocol("xmlrpc-gzip"),
+        try (XmlRpcClient client = XmlRpcClient.connect(new ClientOptions(protocol("xmlrpc-gzip"),
                 "127.0.0.1", recorder.getAddress().getPort(), IDL, null), transport)) {
             assertEquals("ok", client.echoString("y".repeat(5_000)));
         } finally {
@@ -89,11 +89,11 @@ class GzipVariantTest {
     @ParameterizedTest
     @ValueSource(strings = {"xmlrpc", "xmlrpc-gzip"})
     void onlyTheGzipServerCompressesItsAnswers(String name) throws Exception {
-        JettyXmlRpcServer server = JettyXmlRpcServer.start(
+        XmlRpcServer server = XmlRpcServer.start(
                 new ServerOptions(protocol(name), "127.0.0.1", 0, IDL, null, Map.of()));
         try {
             HttpURLConnection connection = (HttpURLConnection) new URL("http", "127.0.0.1", server.port(),
-                    JettyXmlRpcServer.PATH).openConnection();
+                    XmlRpcServer.PATH).openConnection();
             connection.setRequestMethod("POST");
             connection.setDoOutput(true);
             connection.setRequestProperty("Content-Type", "text/xml");

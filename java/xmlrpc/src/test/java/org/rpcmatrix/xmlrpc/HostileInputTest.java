@@ -22,8 +22,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rpcmatrix.core.ProtocolRegistry;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.contract.ProtocolRegistry;
 
 /**
  * The Java XML-RPC server, plain and gzip (whose library extensions are on), refuses what the contract never
@@ -89,11 +89,11 @@ class HostileInputTest {
     }
 
     private static String post(String protocol, String body) throws Exception {
-        JettyXmlRpcServer server = JettyXmlRpcServer.start(new ServerOptions(
+        XmlRpcServer server = XmlRpcServer.start(new ServerOptions(
                 ProtocolRegistry.load(IDL).require(protocol), "127.0.0.1", 0, IDL, null, Map.of()));
         try {
             HttpURLConnection http = (HttpURLConnection) new URL("http://127.0.0.1:" + server.port()
-                    + JettyXmlRpcServer.PATH).openConnection();
+                    + XmlRpcServer.PATH).openConnection();
             http.setRequestMethod("POST");
             http.setDoOutput(true);
             http.setRequestProperty("Content-Type", "text/xml");

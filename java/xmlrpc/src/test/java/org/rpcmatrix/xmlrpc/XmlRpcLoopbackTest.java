@@ -13,20 +13,20 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
-import org.rpcmatrix.core.ClientOptions;
-import org.rpcmatrix.core.ClientSession;
-import org.rpcmatrix.core.ContractFiles;
-import org.rpcmatrix.core.Json;
-import org.rpcmatrix.core.ServerOptions;
+import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ServerOptions;
+import org.rpcmatrix.core.conformance.ContractFiles;
+import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.harness.ClientSession;
 
 /** This module's client against its server on loopback. */
 class XmlRpcLoopbackTest {
     private static final Path IDL = Path.of("..", "..", "idl");
-    private static JettyXmlRpcServer server;
+    private static XmlRpcServer server;
 
     @BeforeAll
     static void start() throws Exception {
-        server = JettyXmlRpcServer.start(new ServerOptions(protocol(), "127.0.0.1", 0, IDL, null, java.util.Map.of()));
+        server = XmlRpcServer.start(new ServerOptions(protocol(), "127.0.0.1", 0, IDL, null, java.util.Map.of()));
     }
 
     @AfterAll
@@ -34,8 +34,8 @@ class XmlRpcLoopbackTest {
         server.stop();
     }
 
-    private static org.rpcmatrix.core.Protocol protocol() throws java.io.IOException {
-        return org.rpcmatrix.core.ProtocolRegistry.load(IDL).require(Main.FAMILY);
+    private static org.rpcmatrix.core.contract.Protocol protocol() throws java.io.IOException {
+        return org.rpcmatrix.core.contract.ProtocolRegistry.load(IDL).require(Main.FAMILY);
     }
 
     private static ClientOptions options() throws java.io.IOException {
@@ -46,7 +46,7 @@ class XmlRpcLoopbackTest {
     void everyVectorPassesOrIsUnsupportedByTheProtocolLimits() throws Exception {
         ContractFiles files = ContractFiles.load(IDL);
         Map<String, String> lacks = protocol().lacks();
-        ClientSession session = new ClientSession(files, options(), XmlRpcBenchClient::connect);
+        ClientSession session = new ClientSession(files, options(), XmlRpcClient::connect);
         assertTrue(Json.MAPPER.readTree(session.handle("{\"cmd\": \"connect\"}")).get("ok").booleanValue());
         JsonNode answer = Json.MAPPER.readTree(session.handle("{\"cmd\": \"vectors\", \"protocol\": \"xmlrpc\"}"));
         int passed = 0;
@@ -66,7 +66,7 @@ class XmlRpcLoopbackTest {
 
     @Test
     void faultsAreBenchErrors() throws Exception {
-        XmlRpcBenchClient client = XmlRpcBenchClient.connect(options());
+        XmlRpcClient client = XmlRpcClient.connect(options());
         BenchError error = assertThrows(BenchError.class, () -> client.fail(0, ""));
         assertEquals(0, error.code());
         assertEquals("", error.getMessage());
@@ -78,7 +78,7 @@ class XmlRpcLoopbackTest {
     void theServerRefusesValuesThatDoNotFit() throws Exception {
         org.apache.xmlrpc.client.XmlRpcClient raw = new org.apache.xmlrpc.client.XmlRpcClient();
         org.apache.xmlrpc.client.XmlRpcClientConfigImpl config = new org.apache.xmlrpc.client.XmlRpcClientConfigImpl();
-        config.setServerURL(new java.net.URL("http", "127.0.0.1", server.port(), JettyXmlRpcServer.PATH));
+        config.setServerURL(new java.net.URL("http", "127.0.0.1", server.port(), XmlRpcServer.PATH));
         raw.setConfig(config);
         org.apache.xmlrpc.XmlRpcException byteTooBig = assertThrows(org.apache.xmlrpc.XmlRpcException.class,
                 () -> raw.execute("echoInt8", new Object[] {300}));
@@ -92,7 +92,7 @@ class XmlRpcLoopbackTest {
 
     @Test
     void callsReuseOneConnection() throws Exception {
-        XmlRpcBenchClient client = XmlRpcBenchClient.connect(options());
+        XmlRpcClient client = XmlRpcClient.connect(options());
         client.ping();
         long before = socketsTo(server.port());
         for (int i = 0; i < 20; i++) {

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.rpcmatrix.core.Comparison;
-import org.rpcmatrix.core.ReferenceBench;
+import org.rpcmatrix.core.conformance.Comparison;
+import org.rpcmatrix.core.reference.ReferenceBench;
 
 /** CONTRACT.md#carriage for XML-RPC: what travels as what, and what the receiver refuses. */
 class XmlRpcMappingTest {

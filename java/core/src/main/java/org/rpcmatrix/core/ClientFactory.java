@@ -1,6 +1,0 @@
-package org.rpcmatrix.core;
-
-/** Creates a protocol's client (stub, channel or proxy); {@link ClientMain} times this and a first ping. */
-public interface ClientFactory {
-    BenchClient connect(ClientOptions options) throws Exception;
-}

@@ -1,6 +1,0 @@
-package org.rpcmatrix.core;
-
-/** Starts a protocol's server; returns once it accepts calls. */
-public interface ServerFactory {
-    RunningServer start(ServerOptions options) throws Exception;
-}
