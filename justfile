@@ -58,26 +58,35 @@ tables RUN *ARGS:
 publish RUN="results/latest":
     runner/rpcmatrix publish '{{RUN}}'
 
-# Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix
+# Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix (what CI runs)
 [group('test')]
 test: setup lint test-runner test-java test-python test-dotnet test-smoke test-battery
+
+# The fast loop: lint, the runner's unit tests and each language's unit tests (no bats, smoke matrix or battery)
+[group('test')]
+test-fast: setup lint test-runner-unit test-java test-python test-dotnet
 
 # Python lint: ruff (ruff.toml) over runner/ and python/
 [group('test')]
 lint:
     .venv/bin/ruff check
 
+# bats runs three tests at once: they wait on processes and timeouts as much as they compute (two at a time kept 1.5 of
+# the 2 CPUs busy: 311 s; three: 276 s).
+# The runner's own tests: its unit tests, then bats on fake implementations (real processes, namespaces, signals)
+[group('test')]
+test-runner: test-runner-unit
+    bats --jobs 3 runner/tests
+
 # shellcheck takes every shell file git has or would add (*.sh, *.bats, runner/rpcmatrix, .ci/run); the libraries in
 # runner/lib/, but for secrets.sh (a script of its own), through runner/rpcmatrix, which sources them: alone, each would
-# show the others' variables as unused (--check-sourced, for now at severity warning). bats runs three tests at once: they
-# wait on processes and timeouts as much as they compute (two at a time kept 1.5 of the 2 CPUs busy: 311 s; three: 276 s).
-# The runner's own tests: shellcheck, bats on fake implementations, pytest on the analysis, the IDLs and the manifests
+# show the others' variables as unused (--check-sourced).
+# The runner's unit tests: shellcheck, pytest on the conductor, the analysis, the IDLs and the manifests
 [group('test')]
-test-runner:
+test-runner-unit:
     git ls-files --cached --others --exclude-standard -z '*.sh' '*.bats' ':!runner/lib/' | \
       xargs -0 shellcheck -x runner/rpcmatrix runner/lib/secrets.sh .ci/run
     shellcheck -x --check-sourced runner/rpcmatrix
-    bats --jobs 3 runner/tests
     .venv/bin/python -m pytest -q runner/tests
 
 # Java unit tests (JUnit 5 on Maven Surefire)

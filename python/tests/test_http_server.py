@@ -3,7 +3,7 @@ import http.client
 import socket
 import threading
 
-from rpcmatrix.hosting.http_server import HttpServer
+from rpcmatrix.httphost.http_server import HttpServer
 
 
 def test_a_small_answer_leaves_in_one_send(monkeypatch):

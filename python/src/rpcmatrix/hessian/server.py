@@ -11,7 +11,7 @@ from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.hessian import wire
 from rpcmatrix.hessian.mapping import from_wire, to_wire
-from rpcmatrix.hosting.http_server import HttpServer
+from rpcmatrix.httphost.http_server import HttpServer
 
 FAULT = "ServiceException"
 INVALID_PARAMS = -32602

@@ -12,7 +12,7 @@ from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.hosting.http_server import HttpServer
+from rpcmatrix.httphost.http_server import HttpServer
 from rpcmatrix.jsonrpc.mapping import CONTENT_TYPE, PATH, from_wire, to_wire
 
 

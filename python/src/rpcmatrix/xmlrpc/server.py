@@ -14,7 +14,7 @@ from rpcmatrix.contract import injected_spin
 from rpcmatrix.contract.model import BenchError
 from rpcmatrix.contract.operations import OPERATIONS, Operation
 from rpcmatrix.contract.reference import ReferenceBench
-from rpcmatrix.hosting.http_server import MAX_BODY_BYTES, read_body
+from rpcmatrix.httphost.http_server import MAX_BODY_BYTES, read_body
 from rpcmatrix.xmlrpc.mapping import PATH, escape_carriage_returns, from_wire, to_wire
 
 # Fault codes of the XML-RPC fault code conventions (specs.xmlrpc.com, "fault code interoperability"), as the
