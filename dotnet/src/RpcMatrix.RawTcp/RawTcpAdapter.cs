@@ -1,4 +1,4 @@
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
 
 namespace RpcMatrix.RawTcp

@@ -2,7 +2,7 @@ using System;
 using System.IO;
 using System.Net.Sockets;
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 
 namespace RpcMatrix.RawTcp
 {

@@ -1,7 +1,7 @@
 using System;
 using System.Runtime.Remoting;
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Remoting.Channel;
 using RpcMatrix.Remoting.Service;
 

@@ -2,7 +2,7 @@ using System.Net;
 using System.Runtime.Remoting;
 using System.Runtime.Remoting.Channels.Tcp;
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Remoting.Channel;
 using RpcMatrix.Remoting.Service;
 

@@ -3,7 +3,7 @@ using System.Net;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Soap.Contract;
 
 namespace RpcMatrix.Soap

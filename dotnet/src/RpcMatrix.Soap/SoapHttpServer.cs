@@ -5,12 +5,13 @@ using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Text;
 using System.Xml;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
+using RpcMatrix.Core.Http;
 
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// Serves the Bench at POST /bench: HTTP by the suite's HttpListenerHost (contexts served concurrently, bodies
+    /// Serves the Bench at POST /bench: HTTP by the suite's HttpHost (contexts served concurrently, bodies
     /// bounded to 64 MiB, answers with Content-Length), messages by WCF (the binding's MessageEncoder reads the
     /// request and writes the reply, SoapDispatcher answers). Not WCF's HTTP transport: Mono 6.8's reply channel
     /// listener stops answering anyone while one connection holds half a request, and never answers a request
@@ -22,7 +23,7 @@ namespace RpcMatrix.Soap
         private readonly MessageEncoder encoder;
         private readonly SoapDispatcher dispatcher;
         private readonly SoapMetadataDocuments metadata;
-        private readonly HttpListenerHost host;
+        private readonly HttpHost host;
         private Uri listenUri;
 
         /// <param name="metadata">what GET answers (?wsdl, ?xsd=bench.xsd); null: every GET is a 404</param>
@@ -32,7 +33,7 @@ namespace RpcMatrix.Soap
             encoder = binding.CreateBindingElements().Find<MessageEncodingBindingElement>().CreateMessageEncoderFactory().Encoder;
             this.dispatcher = dispatcher;
             this.metadata = metadata;
-            host = new HttpListenerHost("soap server", Handle, false);
+            host = new HttpHost("soap server", Handle, false);
         }
 
         public int Start(IPAddress address, int port)
@@ -67,7 +68,7 @@ namespace RpcMatrix.Soap
                 host.Send(context, 405, "text/plain; charset=utf-8", Encoding.UTF8.GetBytes("POST a SOAP request, or GET ?wsdl\n"));
                 return;
             }
-            byte[] body = HttpListenerHost.ReadBody(request);
+            byte[] body = HttpHost.ReadBody(request);
             string contentType = request.ContentType ?? "";
             if (!Supported(contentType))
             {

@@ -3,7 +3,7 @@ using System.Linq;
 using System.Net;
 using NUnit.Framework;
 using RpcMatrix.Core.Conformance;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
 using RpcMatrix.JsonRpc.Bench;
 using RpcMatrix.RawTcp;

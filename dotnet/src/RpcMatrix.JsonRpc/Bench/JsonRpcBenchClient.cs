@@ -1,5 +1,5 @@
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.JsonRpc.Protocol;
 
 namespace RpcMatrix.JsonRpc.Bench

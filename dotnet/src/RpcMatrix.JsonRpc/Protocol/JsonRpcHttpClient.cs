@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Text;
 using System.Threading;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Http;
 using RpcMatrix.Core.Json;
 
 namespace RpcMatrix.JsonRpc.Protocol

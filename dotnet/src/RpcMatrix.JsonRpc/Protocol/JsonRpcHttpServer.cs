@@ -2,7 +2,7 @@ using System;
 using System.IO;
 using System.Net;
 using System.Text;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Http;
 
 namespace RpcMatrix.JsonRpc.Protocol
 {
@@ -18,12 +18,12 @@ namespace RpcMatrix.JsonRpc.Protocol
         private static readonly Encoding Utf8 = new UTF8Encoding(false, true);
 
         private readonly JsonRpcDispatcher dispatcher;
-        private readonly HttpListenerHost host;
+        private readonly HttpHost host;
 
         public JsonRpcHttpServer(JsonRpcDispatcher dispatcher, bool gzip)
         {
             this.dispatcher = dispatcher;
-            host = new HttpListenerHost("jsonrpc", Handle, gzip);
+            host = new HttpHost("jsonrpc", Handle, gzip);
         }
 
         public int Start(IPAddress address, int port)
@@ -54,7 +54,7 @@ namespace RpcMatrix.JsonRpc.Protocol
             string answer;
             try
             {
-                answer = dispatcher.Handle(Utf8.GetString(HttpListenerHost.ReadBody(request)));
+                answer = dispatcher.Handle(Utf8.GetString(HttpHost.ReadBody(request)));
             }
             catch (DecoderFallbackException)
             {

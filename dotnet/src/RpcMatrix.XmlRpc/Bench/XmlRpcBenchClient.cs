@@ -1,5 +1,5 @@
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.XmlRpc.Protocol;
 
 namespace RpcMatrix.XmlRpc.Bench

@@ -1,6 +1,6 @@
 using System.Net;
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.XmlRpc.Protocol;
 
 namespace RpcMatrix.XmlRpc.Bench

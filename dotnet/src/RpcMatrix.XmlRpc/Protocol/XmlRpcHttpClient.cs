@@ -1,5 +1,5 @@
 using System;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Http;
 
 namespace RpcMatrix.XmlRpc.Protocol
 {

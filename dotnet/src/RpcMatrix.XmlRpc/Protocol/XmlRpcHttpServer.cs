@@ -2,7 +2,7 @@ using System;
 using System.IO;
 using System.Net;
 using System.Xml;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Http;
 
 namespace RpcMatrix.XmlRpc.Protocol
 {
@@ -16,14 +16,14 @@ namespace RpcMatrix.XmlRpc.Protocol
         public const string Path = "/RPC2";
 
         private readonly Func<string, object[], object> invoke;
-        private readonly HttpListenerHost host;
+        private readonly HttpHost host;
 
         /// <param name="invoke">Answers a method call; throws XmlRpcFault for a fault response.</param>
         /// <param name="gzip">Whether answers are gzip-compressed.</param>
         public XmlRpcHttpServer(Func<string, object[], object> invoke, bool gzip)
         {
             this.invoke = invoke;
-            host = new HttpListenerHost("xmlrpc", Handle, gzip);
+            host = new HttpHost("xmlrpc", Handle, gzip);
         }
 
         public int Start(IPAddress address, int port)
@@ -51,7 +51,7 @@ namespace RpcMatrix.XmlRpc.Protocol
                 Status(context, 405, "XML-RPC takes POST");
                 return;
             }
-            byte[] answer = Answer(HttpListenerHost.ReadBody(request));
+            byte[] answer = Answer(HttpHost.ReadBody(request));
             host.Send(context, 200, "text/xml; charset=utf-8", answer);
         }
 

@@ -1,6 +1,6 @@
 using System.Net;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>A protocol's server: serves a Bench until stopped.</summary>
     public interface IBenchServer

@@ -2,7 +2,7 @@ using System;
 using System.IO;
 using System.IO.Compression;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Http
 {
     /// <summary>HTTP bodies in gzip (Content-Encoding: gzip) with the framework's GZipStream, default level.</summary>
     public static class GzipBody

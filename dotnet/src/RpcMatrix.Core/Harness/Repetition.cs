@@ -2,7 +2,7 @@ using System;
 using System.Collections.Generic;
 using RpcMatrix.Core.Contract;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>Timed loops: one measure repetition, and batch medians for the steady warm-up.</summary>
     public static class Repetition

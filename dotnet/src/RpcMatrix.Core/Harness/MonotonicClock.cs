@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>Stopwatch ticks to nanoseconds (Mono's Stopwatch ticks are 100 ns).</summary>
     public static class MonotonicClock

@@ -4,7 +4,7 @@ using System.Net;
 using System.Text;
 using RpcMatrix.Core.Conformance;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>The client role: runs the command loop of runner/PROTOCOL.md on stdin/stdout. Connects only on "connect".</summary>
     public static class ClientMain

@@ -6,7 +6,7 @@ using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Json;
 using RpcMatrix.Core.Reference;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// The client side of runner/PROTOCOL.md: one JSON command per input line, exactly one JSON answer line each.

@@ -3,7 +3,7 @@ using System.IO;
 using System.Net;
 using System.Net.Sockets;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Http
 {
     /// <summary>
     /// POSTs bodies to one URL over HttpWebRequest: one keep-alive connection reused for every call, no

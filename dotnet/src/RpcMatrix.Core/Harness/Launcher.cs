@@ -4,7 +4,7 @@ using System.Globalization;
 using System.Net;
 using RpcMatrix.Core.Conformance;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// The one entry point: "server|client --protocol P ...". Looks P up in idl/protocols.json and hands the run

@@ -1,7 +1,7 @@
 using System;
 using RpcMatrix.Core.Contract;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>A protocol's client adapter: the Bench service over one persistent connection.</summary>
     public interface IBenchClient : IBench, IDisposable

@@ -1,7 +1,7 @@
 using Mono.Unix;
 using Mono.Unix.Native;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// Waits for SIGTERM or SIGINT. The one Mono-specific spot (Mono.Posix); on the .NET SDK this would be

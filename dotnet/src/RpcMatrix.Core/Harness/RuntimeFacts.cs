@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Runtime;
 using System.Threading;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// What the runtime chose at start that shapes the figures: the thread pool's minimum (raised by

@@ -2,7 +2,7 @@ using System;
 using System.Collections.Generic;
 using RpcMatrix.Core.Contract;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// A client whose protocol calls every operation the same way, by its table entry and arguments: the contract's

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using RpcMatrix.Core.Conformance;
 using RpcMatrix.Core.Contract;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// A workload with its arguments built once for the process's life (the call is bound to them), the expected

@@ -4,7 +4,7 @@ using System.Globalization;
 using RpcMatrix.Core.Json;
 using RpcMatrix.Core.Numbers;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>One parsed command line of the runner, with typed access to its members.</summary>
     public sealed class Command

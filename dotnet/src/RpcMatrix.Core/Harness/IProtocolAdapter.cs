@@ -1,4 +1,4 @@
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// What a protocol family adds to the shared code: its server and its client adapter. The variant (TLS,

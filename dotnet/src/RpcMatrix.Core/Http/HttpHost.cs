@@ -3,7 +3,7 @@ using System.IO;
 using System.Net;
 using System.Net.Sockets;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Http
 {
     /// <summary>
     /// An HttpListener bound to one address and port, serving requests concurrently: each context is handled on
@@ -11,7 +11,7 @@ namespace RpcMatrix.Core.Hosting
     /// HttpListener's default. Shared by the protocols served over plain HTTP (XML-RPC, JSON-RPC). A gzip request
     /// body is always read; answers are gzip only for a gzip variant and a client that accepts it.
     /// </summary>
-    public sealed class HttpListenerHost
+    public sealed class HttpHost
     {
         private const int PortProbeAttempts = 20;
 
@@ -23,7 +23,7 @@ namespace RpcMatrix.Core.Hosting
         /// <param name="name">Prefixes what goes to stderr.</param>
         /// <param name="handle">Answers one request; an exception aborts the response.</param>
         /// <param name="gzip">Whether answers are gzip-compressed for clients that accept it.</param>
-        public HttpListenerHost(string name, Action<HttpListenerContext> handle, bool gzip)
+        public HttpHost(string name, Action<HttpListenerContext> handle, bool gzip)
         {
             this.name = name;
             this.handle = handle;

@@ -1,4 +1,4 @@
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// A client adapter of a protocol whose servers publish a description of themselves (the registry's

@@ -1,6 +1,6 @@
 using System.IO;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Http
 {
     /// <summary>
     /// Reads a body without trusting its declared size: the buffer grows with the bytes that arrive, and reading

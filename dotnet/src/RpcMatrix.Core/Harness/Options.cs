@@ -1,7 +1,7 @@
 using System.Net;
 using RpcMatrix.Core.Conformance;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>"server|client --protocol P --host H --port N --idl DIR [--secrets DIR]", parsed and checked.</summary>
     public sealed class Options

@@ -4,7 +4,7 @@ using System.Text;
 using System.Threading;
 using RpcMatrix.Core.Json;
 
-namespace RpcMatrix.Core.Hosting
+namespace RpcMatrix.Core.Harness
 {
     /// <summary>
     /// The server role: bind, print the ready line once accepting, serve until SIGTERM, stop, exit 0. The exit is
