@@ -13,7 +13,7 @@ namespace RpcMatrix.RawTcp
 
         public IBenchClient CreateClient(Options options)
         {
-            return new RawTcpBenchClient(options.HostText, options.Port);
+            return new RawTcpClient(options.HostText, options.Port);
         }
     }
 }

@@ -38,7 +38,7 @@ namespace RpcMatrix.Tests
         [Test]
         public void RawTcp()
         {
-            RunVectors(new RawTcpServer(new ReferenceBench()), port => new RawTcpBenchClient("127.0.0.1", port), "rawtcp");
+            RunVectors(new RawTcpServer(new ReferenceBench()), port => new RawTcpClient("127.0.0.1", port), "rawtcp");
         }
 
         [Test]

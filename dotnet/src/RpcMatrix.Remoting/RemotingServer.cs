@@ -9,14 +9,14 @@ using RpcMatrix.Remoting.Service;
 namespace RpcMatrix.Remoting
 {
     /// <summary>Publishes the Bench and the CalculatorFactory as well-known singletons on one TCP channel.</summary>
-    public sealed class RemotingBenchServer : IBenchServer
+    public sealed class RemotingServer : IBenchServer
     {
         private readonly IBench bench;
         private TcpChannel channel;
         private BenchService benchService;
         private CalculatorFactoryService factoryService;
 
-        public RemotingBenchServer(IBench bench)
+        public RemotingServer(IBench bench)
         {
             this.bench = bench;
         }

@@ -12,12 +12,12 @@ namespace RpcMatrix.Remoting
     /// network until the first call), each operation called through the operation table (RemotingOperation,
     /// RemotingMapping); RemoteBenchError comes back as BenchError.
     /// </summary>
-    public sealed class RemotingBenchClient : OperationClient, ICalculatorClient
+    public sealed class RemotingClient : OperationClient, ICalculatorClient
     {
         private readonly BenchService bench;
         private readonly CalculatorFactoryService factory;
 
-        public RemotingBenchClient(string host, int port)
+        public RemotingClient(string host, int port)
         {
             RemotingChannels.EnsureClient();
             bench = (BenchService)Activator.GetObject(typeof(BenchService), RemotingChannels.Url(host, port, BenchService.Uri));

@@ -17,7 +17,7 @@ namespace RpcMatrix.Soap
     /// listener stops answering anyone while one connection holds half a request, and never answers a request
     /// that does not parse (dotnet/README.md). GET ?wsdl and ?xsd=bench.xsd answer SoapMetadataDocuments.
     /// </summary>
-    public sealed class SoapHttpServer : IBenchServer
+    public sealed class SoapServer : IBenchServer
     {
         private readonly MessageVersion version;
         private readonly MessageEncoder encoder;
@@ -27,7 +27,7 @@ namespace RpcMatrix.Soap
         private Uri listenUri;
 
         /// <param name="metadata">what GET answers (?wsdl, ?xsd=bench.xsd); null: every GET is a 404</param>
-        public SoapHttpServer(Binding binding, SoapDispatcher dispatcher, SoapMetadataDocuments metadata = null)
+        public SoapServer(Binding binding, SoapDispatcher dispatcher, SoapMetadataDocuments metadata = null)
         {
             version = binding.MessageVersion;
             encoder = binding.CreateBindingElements().Find<MessageEncodingBindingElement>().CreateMessageEncoderFactory().Encoder;

@@ -10,7 +10,7 @@ namespace RpcMatrix.RawTcp
     /// Client adapter: one persistent TCP connection, TCP_NODELAY, sequential calls, one flush per request; each
     /// operation encoded and decoded through RawTcpOperation (RawTcpMapping).
     /// </summary>
-    public sealed class RawTcpBenchClient : OperationClient
+    public sealed class RawTcpClient : OperationClient
     {
         private const int BufferSize = 64 * 1024;
         private readonly TcpClient tcp;
@@ -18,7 +18,7 @@ namespace RpcMatrix.RawTcp
         private readonly BufferedStream output;
         private readonly FrameWriter request = new FrameWriter();
 
-        public RawTcpBenchClient(string host, int port)
+        public RawTcpClient(string host, int port)
         {
             tcp = new TcpClient(host, port) { NoDelay = true };
             NetworkStream network = tcp.GetStream();

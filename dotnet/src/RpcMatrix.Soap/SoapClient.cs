@@ -13,13 +13,13 @@ namespace RpcMatrix.Soap
     /// operation called through the operation table (SoapOperation, SoapMapping); the declared fault comes back as
     /// BenchError.
     /// </summary>
-    public sealed class SoapBenchClient : OperationClient, IMetadataClient
+    public sealed class SoapClient : OperationClient, IMetadataClient
     {
         private readonly ChannelFactory<ISoapBench> factory;
         private readonly ISoapBench proxy;
         private readonly Uri endpoint;
 
-        public SoapBenchClient(Binding binding, string host, int port)
+        public SoapClient(Binding binding, string host, int port)
         {
             endpoint = Address(host, port);
             // Mono's HttpWebRequest otherwise waits for "100 Continue" on every POST (~30 ms) and delays with Nagle.
