@@ -5,9 +5,9 @@ using NUnit.Framework;
 using RpcMatrix.Core.Conformance;
 using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
-using RpcMatrix.JsonRpc.Bench;
+using RpcMatrix.JsonRpc;
 using RpcMatrix.RawTcp;
-using RpcMatrix.XmlRpc.Bench;
+using RpcMatrix.XmlRpc;
 
 namespace RpcMatrix.Tests
 {
@@ -44,19 +44,19 @@ namespace RpcMatrix.Tests
         [Test]
         public void XmlRpc()
         {
-            RunVectors(new XmlRpcBenchServer(new ReferenceBench(), false), port => new XmlRpcBenchClient("127.0.0.1", port, false), "xmlrpc");
+            RunVectors(new XmlRpcServer(new ReferenceBench(), false), port => new XmlRpcClient("127.0.0.1", port, false), "xmlrpc");
         }
 
         [Test]
         public void XmlRpcGzip()
         {
-            RunVectors(new XmlRpcBenchServer(new ReferenceBench(), true), port => new XmlRpcBenchClient("127.0.0.1", port, true), "xmlrpc-gzip");
+            RunVectors(new XmlRpcServer(new ReferenceBench(), true), port => new XmlRpcClient("127.0.0.1", port, true), "xmlrpc-gzip");
         }
 
         [Test]
         public void JsonRpcGzip()
         {
-            RunVectors(new JsonRpcBenchServer(new ReferenceBench(), true), port => new JsonRpcBenchClient("127.0.0.1", port, true), "jsonrpc-gzip");
+            RunVectors(new JsonRpcServer(new ReferenceBench(), true), port => new JsonRpcClient("127.0.0.1", port, true), "jsonrpc-gzip");
         }
     }
 }

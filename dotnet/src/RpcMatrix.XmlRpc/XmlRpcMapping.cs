@@ -6,7 +6,7 @@ using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Numbers;
 using RpcMatrix.XmlRpc.Protocol;
 
-namespace RpcMatrix.XmlRpc.Bench
+namespace RpcMatrix.XmlRpc
 {
     /// <summary>
     /// The contract's values as XML-RPC values (CONTRACT.md#carriage): int64 and timestamps as decimal strings,

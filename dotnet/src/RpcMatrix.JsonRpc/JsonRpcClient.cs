@@ -1,37 +1,30 @@
-using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Text;
 using System.Threading;
+using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Http;
 using RpcMatrix.Core.Json;
 
-namespace RpcMatrix.JsonRpc.Protocol
+namespace RpcMatrix.JsonRpc
 {
     /// <summary>
-    /// JSON-RPC 2.0 over one kept-alive HTTP connection (HttpPostClient: no Expect: 100-continue, Nagle off; with
-    /// gzip, jsonrpc-gzip, every request compressed and the answer asked for in gzip). Calls carry numeric ids and
-    /// positional params; the answer's id must echo the call's.
+    /// Each contract operation as a JSON-RPC 2.0 call to /jsonrpc through JsonRpcMapping, over one kept-alive HTTP
+    /// connection (HttpRpcClient): numeric ids, positional params, the answer's id checked against the call's; an
+    /// error object comes back as BenchError (code and message unchanged, since the contract carries BenchError as
+    /// exactly that).
     /// </summary>
-    public sealed class JsonRpcHttpClient : IDisposable
+    public sealed class JsonRpcClient : HttpRpcClient
     {
         private static readonly Encoding Utf8 = new UTF8Encoding(false);
+        private static readonly MappedOperation[] Table = MappedOperation.Bind(JsonRpcMapping.ToWire, JsonRpcMapping.FromWire);
 
-        private readonly HttpPostClient http;
         private long nextId;
 
-        public JsonRpcHttpClient(string host, int port, bool gzip)
+        /// <param name="gzip">jsonrpc-gzip: requests compressed, answers asked for in gzip.</param>
+        public JsonRpcClient(string host, int port, bool gzip)
+            : base(Table, host, port, JsonRpcServer.Path, JsonRpcServer.ContentType, JsonRpcServer.ContentType, gzip)
         {
-            http = new HttpPostClient(host, port, JsonRpcHttpServer.Path, "application/json", "application/json", gzip);
-        }
-
-        /// <summary>Calls a method; returns its result, or throws JsonRpcError for an error object.</summary>
-        public object Invoke(string method, params object[] parameters)
-        {
-            long id = Interlocked.Increment(ref nextId);
-            string answer = Post(JsonWriter.Write(Request(method, parameters, id)));
-            object parsed = JsonParser.Parse(answer);
-            return Result(parsed as Dictionary<string, object>, id);
         }
 
         /// <summary>Sends a notification (no id): the server answers nothing.</summary>
@@ -47,12 +40,14 @@ namespace RpcMatrix.JsonRpc.Protocol
         /// <summary>Posts raw JSON text and returns the raw answer ("" for 204 No Content).</summary>
         public string Post(string json)
         {
-            return Utf8.GetString(http.Post(Utf8.GetBytes(json)));
+            return Utf8.GetString(Post(Utf8.GetBytes(json)));
         }
 
-        public void Dispose()
+        protected override object Invoke(string method, object[] parameters)
         {
-            http.Dispose();
+            long id = Interlocked.Increment(ref nextId);
+            object parsed = JsonParser.Parse(Post(JsonWriter.Write(Request(method, parameters, id))));
+            return Result(parsed as Dictionary<string, object>, id);
         }
 
         private static Dictionary<string, object> Request(string method, object[] parameters, object id)
@@ -65,8 +60,8 @@ namespace RpcMatrix.JsonRpc.Protocol
             return request;
         }
 
-        /// <summary>The result of a response object, after checking version and id; an error object is thrown.</summary>
-        public static object Result(Dictionary<string, object> response, long id)
+        /// <summary>The result of a response object, after checking version and id; an error object is thrown as BenchError.</summary>
+        private static object Result(Dictionary<string, object> response, long id)
         {
             if (response == null || !"2.0".Equals(Member(response, "jsonrpc")))
             {
@@ -81,7 +76,7 @@ namespace RpcMatrix.JsonRpc.Protocol
                 {
                     throw new InvalidDataException("error object without an integer code");
                 }
-                throw new JsonRpcError(parsed, Member(error, "message") as string ?? "");
+                throw new BenchError(parsed, Member(error, "message") as string ?? "");
             }
             var echoed = Member(response, "id") as JsonNumber;
             if (echoed == null || echoed.Text != id.ToString(System.Globalization.CultureInfo.InvariantCulture))

@@ -6,7 +6,7 @@ using RpcMatrix.Core.Json;
 using RpcMatrix.Core.Numbers;
 using RpcMatrix.JsonRpc.Protocol;
 
-namespace RpcMatrix.JsonRpc.Bench
+namespace RpcMatrix.JsonRpc
 {
     /// <summary>
     /// The contract's values as JSON (CONTRACT.md#carriage, jsonrpc row): integers (int64 too) as exact JSON
