@@ -6,6 +6,7 @@ using System.ServiceModel.Channels;
 using System.Xml;
 using NUnit.Framework;
 using RpcMatrix.Core.Conformance;
+using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Reference;
 using RpcMatrix.Soap;
 
@@ -134,7 +135,9 @@ namespace RpcMatrix.Tests
                 Uri contractFile = ContractWsdlFile();
                 bool contractConsumable = SoapMetadataCheck.CheckWsdl(contractFile, out contractReason);
                 File.Delete(contractFile.LocalPath);
-                StringAssert.StartsWith("WsdlImporter built contract Bench with the contract's 18 operations", reason);
+                // bench.wsdl's operations: the contract's, streams aside.
+                int operations = Operations.All.Count(op => !op.IsStream);
+                StringAssert.StartsWith("WsdlImporter built contract Bench with the contract's " + operations + " operations", reason);
                 Assert.AreEqual(contractReason, reason);
                 Assert.AreEqual(contractConsumable, consumable);
                 if (!consumable)
