@@ -84,6 +84,12 @@ namespace RpcMatrix.Generator
         {
             return op.Parameters.Length == 0 ? "NoArguments" : "new object[] { " + Arguments(op) + " }";
         }
+
+        /// <summary>The statement that makes a call answering object: its result unboxed to returns, or none for void.</summary>
+        public static string Answering(Operation op, string returns, string call)
+        {
+            return op.IsVoid ? call + ";" : "return (" + returns + ")" + call + ";";
+        }
     }
 
     /// <summary>A C# source file written line by line, indented by the braces it opens and closes.</summary>
@@ -98,6 +104,15 @@ namespace RpcMatrix.Generator
             Line("// Written by RpcMatrix.Generator from idl/contract.json at build time: edit the contract or the generator,");
             Line("// never this file.");
             Line("// </auto-generated>");
+        }
+
+        /// <summary>A method of one statement.</summary>
+        public void Method(string signature, string statement)
+        {
+            Line(signature);
+            Line("{");
+            Line(statement);
+            Line("}");
         }
 
         public SourceFile Line(string line = "")

@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using Newtonsoft.Json.Linq;
@@ -9,52 +8,39 @@ namespace RpcMatrix.Generator
     /// <summary>What the generator reads of idl/contract.json: its struct names and its operations, in file order.</summary>
     public sealed class Contract
     {
-        private Contract(string[] structs, Operation[] operations)
-        {
-            Structs = structs;
-            Operations = operations;
-        }
+        public readonly string[] Structs;
+        public readonly Operation[] Operations;
 
-        public string[] Structs { get; private set; }
-        public Operation[] Operations { get; private set; }
-
-        public static Contract Read(string path)
+        public Contract(string path)
         {
             JObject root = JObject.Parse(File.ReadAllText(path));
-            string[] structs = ((JObject)root["structs"]).Properties().Select(p => p.Name).ToArray();
-            Operation[] operations = ((JArray)root["operations"]).Cast<JObject>().Select(o => new Operation(
-                (int)o["id"],
-                (string)o["name"],
-                ((JArray)o["params"]).Cast<JObject>().Select(p => new Parameter((string)p["name"], (string)p["type"])).ToArray(),
-                (string)o["returns"],
-                (string)o["raises"])).ToArray();
-            return new Contract(structs, operations);
+            Structs = ((JObject)root["structs"]).Properties().Select(p => p.Name).ToArray();
+            Operations = ((JArray)root["operations"]).Cast<JObject>().Select(o => new Operation(o)).ToArray();
         }
     }
 
+    /// <summary>One operation of contract.json.</summary>
     public sealed class Operation
     {
-        public Operation(int id, string name, Parameter[] parameters, string returns, string raises)
-        {
-            Id = id;
-            Name = name;
-            Parameters = parameters;
-            Returns = returns;
-            Raises = raises;
-        }
-
-        public int Id { get; private set; }
-
         /// <summary>The contract's name ("anOperation"): the wire's.</summary>
-        public string Name { get; private set; }
+        public readonly string Name;
 
-        public Parameter[] Parameters { get; private set; }
+        /// <summary>Its parameters' names and contract types, in order.</summary>
+        public readonly Parameter[] Parameters;
 
         /// <summary>The contract's type name of the result ("int32", "Item[]", "void", "stream float64[]").</summary>
-        public string Returns { get; private set; }
+        public readonly string Returns;
 
         /// <summary>"BenchError" when the operation declares it, else null.</summary>
-        public string Raises { get; private set; }
+        public readonly string Raises;
+
+        public Operation(JObject json)
+        {
+            Name = (string)json["name"];
+            Parameters = ((JArray)json["params"]).Cast<JObject>().Select(p => new Parameter((string)p["name"], (string)p["type"])).ToArray();
+            Returns = (string)json["returns"];
+            Raises = (string)json["raises"];
+        }
 
         /// <summary>The C# name of its IBench method and of its row in Operations ("AnOperation").</summary>
         public string Method { get { return CSharp.Pascal(Name); } }
@@ -64,15 +50,15 @@ namespace RpcMatrix.Generator
         public bool IsStream { get { return Returns.StartsWith("stream ", StringComparison.Ordinal); } }
     }
 
-    public sealed class Parameter
+    public struct Parameter
     {
+        public readonly string Name;
+        public readonly string Type;
+
         public Parameter(string name, string type)
         {
             Name = name;
             Type = type;
         }
-
-        public string Name { get; private set; }
-        public string Type { get; private set; }
     }
 }

@@ -30,11 +30,7 @@ namespace RpcMatrix.Generator
             file.Line("{");
             foreach (Operation op in contract.Operations)
             {
-                string returns = CSharp.CoreType(contract, op.Returns);
-                file.Line("public " + returns + " " + op.Method + "(" + CSharp.Parameters(op, t => CSharp.CoreType(contract, t)) + ")");
-                file.Line("{");
-                file.Line((op.IsVoid ? "" : "return ") + "Next()." + op.Method + "(" + CSharp.Arguments(op) + ");");
-                file.Line("}");
+                file.Method(Signature(contract, op, "public"), (op.IsVoid ? "" : "return ") + "Next()." + op.Method + "(" + CSharp.Arguments(op) + ");");
             }
             file.Line("}");
             file.Line("}");
@@ -44,21 +40,21 @@ namespace RpcMatrix.Generator
         /// <summary>The typed method: one Call with the row and the arguments, its result unboxed; a stream is refused.</summary>
         private static void ClientMethod(SourceFile file, Contract contract, Operation op)
         {
-            string returns = CSharp.CoreType(contract, op.Returns);
-            string parameters = CSharp.Parameters(op, t => CSharp.CoreType(contract, t));
             if (op.IsStream)
             {
-                file.Line("public virtual " + returns + " " + op.Method + "(" + parameters + ")");
-                file.Line("{");
-                file.Line("throw new NotSupportedException(Operations." + op.Method + ".Name + NoStream);");
-                file.Line("}");
+                file.Method(Signature(contract, op, "public virtual"),
+                    "throw new NotSupportedException(Operations." + op.Method + ".Name + NoStream);");
                 return;
             }
-            string call = "Call(Operations." + op.Method + ", " + CSharp.ArgumentArray(op) + ")";
-            file.Line("public " + returns + " " + op.Method + "(" + parameters + ")");
-            file.Line("{");
-            file.Line(op.IsVoid ? call + ";" : "return (" + returns + ")" + call + ";");
-            file.Line("}");
+            file.Method(Signature(contract, op, "public"), CSharp.Answering(op, CSharp.CoreType(contract, op.Returns),
+                "Call(Operations." + op.Method + ", " + CSharp.ArgumentArray(op) + ")"));
+        }
+
+        /// <summary>"public int AnOperation(int value)": the IBench method's, after the modifiers given.</summary>
+        private static string Signature(Contract contract, Operation op, string modifiers)
+        {
+            return modifiers + " " + CSharp.CoreType(contract, op.Returns) + " " + op.Method + "("
+                + CSharp.Parameters(op, t => CSharp.CoreType(contract, t)) + ")";
         }
     }
 }

@@ -18,7 +18,7 @@ namespace RpcMatrix.Generator
                 Console.Error.WriteLine("usage: RpcMatrix.Generator.exe core|soap|remoting CONTRACT_JSON OUT_CS");
                 return 2;
             }
-            Contract contract = Contract.Read(args[1]);
+            var contract = new Contract(args[1]);
             string text;
             switch (args[0])
             {

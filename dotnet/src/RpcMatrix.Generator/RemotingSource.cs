@@ -24,11 +24,8 @@ namespace RpcMatrix.Generator
                     continue;
                 }
                 string returns = WireType(contract, op.Returns);
-                string call = "Serve(Operations." + op.Method + ", " + CSharp.ArgumentArray(op) + ")";
-                file.Line("public " + returns + " " + op.Method + "(" + CSharp.Parameters(op, t => WireType(contract, t)) + ")");
-                file.Line("{");
-                file.Line(op.IsVoid ? call + ";" : "return (" + returns + ")" + call + ";");
-                file.Line("}");
+                file.Method("public " + returns + " " + op.Method + "(" + CSharp.Parameters(op, t => WireType(contract, t)) + ")",
+                    CSharp.Answering(op, returns, "Serve(Operations." + op.Method + ", " + CSharp.ArgumentArray(op) + ")"));
             }
             file.Line("}");
             file.Line("}");

@@ -17,13 +17,12 @@ namespace RpcMatrix.JsonRpc
     public sealed class JsonRpcClient : HttpRpcClient
     {
         private static readonly Encoding Utf8 = new UTF8Encoding(false);
-        private static readonly MappedOperation[] Table = MappedOperation.Bind(JsonRpcMapping.ToWire, JsonRpcMapping.FromWire);
 
         private long nextId;
 
         /// <param name="gzip">jsonrpc-gzip: requests compressed, answers asked for in gzip.</param>
         public JsonRpcClient(string host, int port, bool gzip)
-            : base(Table, host, port, JsonRpcServer.Path, JsonRpcServer.ContentType, JsonRpcServer.ContentType, gzip)
+            : base(JsonRpcMapping.Table, host, port, JsonRpcServer.Path, JsonRpcServer.ContentType, JsonRpcServer.ContentType, gzip)
         {
         }
 

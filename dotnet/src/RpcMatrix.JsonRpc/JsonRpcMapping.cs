@@ -14,7 +14,7 @@ namespace RpcMatrix.JsonRpc
     /// back to the same float32 (read rounded to the nearest float32), bytes as standard base64, structs as objects named by the contract's
     /// fields. Readers check every value and throw JsonRpcError -32602 for what does not fit, never truncate.
     /// ToWire and FromWire give the converter of a contract type name (Python's jsonrpc/mapping.py to_wire and
-    /// from_wire); servers and clients bind them to the operation table once (MappedOperation).
+    /// from_wire), bound to the operation table once in Table, which the server and the client share.
     /// </summary>
     public static class JsonRpcMapping
     {
@@ -313,5 +313,8 @@ namespace RpcMatrix.JsonRpc
             }
             return new JsonRpcError(JsonRpcError.InvalidParams, "Invalid params: " + what + ", got " + shown);
         }
+
+        /// <summary>The operation table bound to this mapping (declared last: bound after every other static field).</summary>
+        public static readonly MappedOperation[] Table = MappedOperation.Bind(ToWire, FromWire);
     }
 }

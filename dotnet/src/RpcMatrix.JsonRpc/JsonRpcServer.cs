@@ -21,12 +21,11 @@ namespace RpcMatrix.JsonRpc
 
         private const string NotUtf8 = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error: not UTF-8\"},\"id\":null}";
         private static readonly Encoding Utf8 = new UTF8Encoding(false, true);
-        private static readonly MappedOperation[] Table = MappedOperation.Bind(JsonRpcMapping.ToWire, JsonRpcMapping.FromWire);
 
         private readonly JsonRpcDispatcher dispatcher;
 
         /// <param name="gzip">jsonrpc-gzip: answers gzip-compressed for clients that accept it.</param>
-        public JsonRpcServer(IBench bench, bool gzip) : base(bench, Table, "JSON-RPC", Path, ContentType, gzip)
+        public JsonRpcServer(IBench bench, bool gzip) : base(bench, JsonRpcMapping.Table, "JSON-RPC", Path, ContentType, gzip)
         {
             dispatcher = new JsonRpcDispatcher(Invoke);
         }

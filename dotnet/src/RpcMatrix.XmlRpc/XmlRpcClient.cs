@@ -10,11 +10,9 @@ namespace RpcMatrix.XmlRpc
     /// </summary>
     public sealed class XmlRpcClient : HttpRpcClient
     {
-        private static readonly MappedOperation[] Table = MappedOperation.Bind(XmlRpcMapping.ToWire, XmlRpcMapping.FromWire);
-
         /// <param name="gzip">xmlrpc-gzip: requests compressed, answers asked for in gzip.</param>
         public XmlRpcClient(string host, int port, bool gzip)
-            : base(Table, host, port, XmlRpcServer.Path, XmlRpcServer.ContentType, null, gzip)
+            : base(XmlRpcMapping.Table, host, port, XmlRpcServer.Path, XmlRpcServer.ContentType, null, gzip)
         {
         }
 

@@ -13,7 +13,7 @@ namespace RpcMatrix.XmlRpc
     /// int8/int16 as range-checked int, float32 as a double that must hold a float32 exactly, void as boolean true.
     /// Decoding checks every value and throws XmlRpcFormatException for what does not fit, never truncates.
     /// ToWire and FromWire give the converter of a contract type name (Python's xmlrpc/mapping.py to_wire and
-    /// from_wire); servers and clients bind them to the operation table once (MappedOperation).
+    /// from_wire), bound to the operation table once in Table, which the server and the client share.
     /// </summary>
     public static class XmlRpcMapping
     {
@@ -359,5 +359,8 @@ namespace RpcMatrix.XmlRpc
             }
             return value.GetType().Name + " " + Convert.ToString(value, CultureInfo.InvariantCulture);
         }
+
+        /// <summary>The operation table bound to this mapping (declared last: bound after every other static field).</summary>
+        public static readonly MappedOperation[] Table = MappedOperation.Bind(ToWire, FromWire);
     }
 }

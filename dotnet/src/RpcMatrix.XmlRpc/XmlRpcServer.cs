@@ -17,10 +17,8 @@ namespace RpcMatrix.XmlRpc
         public const string Path = "/RPC2";
         public const string ContentType = "text/xml; charset=utf-8";
 
-        private static readonly MappedOperation[] Table = MappedOperation.Bind(XmlRpcMapping.ToWire, XmlRpcMapping.FromWire);
-
         /// <param name="gzip">xmlrpc-gzip: answers gzip-compressed for clients that accept it.</param>
-        public XmlRpcServer(IBench bench, bool gzip) : base(bench, Table, "XML-RPC", Path, ContentType, gzip)
+        public XmlRpcServer(IBench bench, bool gzip) : base(bench, XmlRpcMapping.Table, "XML-RPC", Path, ContentType, gzip)
         {
         }
 
