@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the .NET (Mono) implementations into dotnet/build/. Idempotent: skips the compile when no source is
+# Builds the .NET (Mono) implementations into dotnet/build/ (the per-operation code generated from idl/contract.json
+# first, into dotnet/build/obj/*/Generated/). Idempotent: skips the compile when no source, nor the contract, is
 # newer than the last successful build. Installs nothing: runner/setup.sh installs the manifest's "apt" packages.
 set -euo pipefail
 
@@ -7,6 +8,7 @@ DOTNET_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly DOTNET_DIR
 readonly BUILD_DIR="${DOTNET_DIR}/build"
 readonly STAMP="${BUILD_DIR}/.built"
+readonly CONTRACT="${DOTNET_DIR}/../idl/contract.json"
 readonly LOCK_FILE="/tmp/rpcmatrix-build.lock"
 readonly NEWTONSOFT_DLL="/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll"
 
@@ -25,8 +27,9 @@ require_tools() {
 up_to_date() {
     [ -f "${STAMP}" ] || return 1
     local newer
-    newer="$(find "${DOTNET_DIR}/src" "${DOTNET_DIR}/tests" "${DOTNET_DIR}/RpcMatrix.sln" \
-        \( -name '*.cs' -o -name '*.csproj' -o -name '*.sln' \) -newer "${STAMP}" -print -quit)"
+    # idl/contract.json: the generated per-operation code (src/RpcMatrix.Generator, Generate.targets) is written from it.
+    newer="$(find "${DOTNET_DIR}/src" "${DOTNET_DIR}/tests" "${DOTNET_DIR}/RpcMatrix.sln" "${CONTRACT}" \
+        \( -name '*.cs' -o -name '*.csproj' -o -name '*.targets' -o -name '*.sln' -o -name '*.json' \) -newer "${STAMP}" -print -quit)"
     [ -z "${newer}" ]
 }
 

@@ -1,6 +1,5 @@
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
-using RpcMatrix.JsonRpc.Bench;
 
 namespace RpcMatrix.JsonRpc
 {
@@ -9,12 +8,12 @@ namespace RpcMatrix.JsonRpc
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new JsonRpcBenchServer(InjectedSpin.Served(), options.Protocol.Gzip());
+            return new JsonRpcServer(InjectedSpin.Served(), options.Protocol.Gzip());
         }
 
         public IBenchClient CreateClient(Options options)
         {
-            return new JsonRpcBenchClient(options.HostText, options.Port, options.Protocol.Gzip());
+            return new JsonRpcClient(options.HostText, options.Port, options.Protocol.Gzip());
         }
     }
 }

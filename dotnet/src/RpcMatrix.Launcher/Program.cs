@@ -1,6 +1,6 @@
 using System;
 using System.Collections.Generic;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.JsonRpc;
 using RpcMatrix.RawTcp;
 using RpcMatrix.Remoting;
@@ -24,7 +24,7 @@ namespace RpcMatrix.Launcher
 
         public static int Main(string[] args)
         {
-            int status = Core.Hosting.Launcher.Run(args, Adapters);
+            int status = Core.Harness.Launcher.Run(args, Adapters);
             // Connection and listener threads may still be blocked in the runtime; exit now rather than wait for them.
             Environment.Exit(status);
             return status;

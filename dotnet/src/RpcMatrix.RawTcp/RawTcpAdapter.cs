@@ -1,4 +1,4 @@
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
 
 namespace RpcMatrix.RawTcp
@@ -13,7 +13,7 @@ namespace RpcMatrix.RawTcp
 
         public IBenchClient CreateClient(Options options)
         {
-            return new RawTcpBenchClient(options.HostText, options.Port);
+            return new RawTcpClient(options.HostText, options.Port);
         }
     }
 }

@@ -6,7 +6,7 @@ namespace RpcMatrix.RawTcp
     /// <summary>
     /// The contract's values on the raw TCP wire (idl/rawtcp.md): Writer and Reader give the encoder and decoder of a
     /// contract type name (Python's rawtcp/codec.py encoder and decoder), bound to the operation table once by
-    /// RawTcpDispatcher and RawTcpBenchClient; the structs are their fields in contract order. void is nothing.
+    /// RawTcpDispatcher and RawTcpClient; the structs are their fields in contract order. void is nothing.
     /// </summary>
     public static class RawTcpMapping
     {

@@ -5,7 +5,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 
 namespace RpcMatrix.RawTcp
 {

@@ -1,4 +1,4 @@
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
 
 namespace RpcMatrix.Remoting
@@ -8,12 +8,12 @@ namespace RpcMatrix.Remoting
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new RemotingBenchServer(InjectedSpin.Served());
+            return new RemotingServer(InjectedSpin.Served());
         }
 
         public IBenchClient CreateClient(Options options)
         {
-            return new RemotingBenchClient(options.HostText, options.Port);
+            return new RemotingClient(options.HostText, options.Port);
         }
     }
 }

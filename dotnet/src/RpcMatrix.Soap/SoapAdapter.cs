@@ -1,4 +1,4 @@
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
 
 namespace RpcMatrix.Soap
@@ -10,12 +10,12 @@ namespace RpcMatrix.Soap
         {
             var binding = SoapBindings.For(options.Protocol);
             var published = new SoapMetadataDocuments(options.IdlDirectory, binding.MessageVersion);
-            return new SoapHttpServer(binding, new SoapDispatcher(InjectedSpin.Served(), binding.MessageVersion), published);
+            return new SoapServer(binding, new SoapDispatcher(InjectedSpin.Served(), binding.MessageVersion), published);
         }
 
         public IBenchClient CreateClient(Options options)
         {
-            return new SoapBenchClient(SoapBindings.For(options.Protocol), options.HostText, options.Port);
+            return new SoapClient(SoapBindings.For(options.Protocol), options.HostText, options.Port);
         }
     }
 }

@@ -12,7 +12,7 @@ using RpcMatrix.Soap.Contract;
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// From a request Message to the Bench and back, for SoapHttpServer: the operation is found by
+    /// From a request Message to the Bench and back, for SoapServer: the operation is found by
     /// SOAP action (or, when a client sends none, by the body's wrapper element), the message contract read and written
     /// by WCF's TypedMessageConverter and answered through the operation table (SoapOperation, SoapMapping); a
     /// BenchError becomes bench.wsdl's declared fault, any other failure a SOAP Fault.

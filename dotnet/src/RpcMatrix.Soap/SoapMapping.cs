@@ -8,11 +8,12 @@ using RpcMatrix.Soap.Contract;
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// The contract's values in the message contracts of SoapMessages.cs: xs:double and xs:float as bench.xsd text
-    /// where XmlSerializer is not exact (Mono's XmlConvert is not correctly rounded and loses the sign of -0.0), the
-    /// structs that carry them, echoed strings as SoapText (CR kept), absent sequences as empty. ToWire and FromWire
-    /// give the converter of a contract type name into or out of a message member of the given .NET type (Python's
-    /// mapping.py to_wire and from_wire); SoapOperation binds them to the operation table once.
+    /// The contract's values in the message contracts (generated from idl/contract.json by RpcMatrix.Generator's
+    /// SoapSource): xs:double and xs:float as bench.xsd text where XmlSerializer is not exact (Mono's XmlConvert is not
+    /// correctly rounded and loses the sign of -0.0), the structs that carry them, echoed strings as SoapText (CR
+    /// kept), absent sequences as empty. ToWire and FromWire give the converter of a contract type name into or out of
+    /// a message member of the given .NET type (Python's mapping.py to_wire and from_wire); SoapOperation binds them to
+    /// the operation table once.
     /// </summary>
     public static class SoapMapping
     {

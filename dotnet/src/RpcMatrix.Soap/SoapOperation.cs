@@ -10,11 +10,12 @@ using RpcMatrix.Soap.Contract;
 namespace RpcMatrix.Soap
 {
     /// <summary>
-    /// One operation of the table bound to its WCF description (the ISoapBench method whose [OperationContract] Name
-    /// is the operation's, its message contracts in SoapMessages.cs) and to SoapMapping. Reflection runs once, when the
-    /// table is built: it checks that the message members are the operation's parameters in order (and "result"), and
-    /// compiles the delegates that build and read the messages and call a client proxy, so a call reflects on nothing.
-    /// The server answers with Answer (SoapDispatcher), the client calls with Call (SoapBenchClient).
+    /// One operation of the table bound to its WCF description (the ISoapBench method whose [OperationContract] Name is
+    /// the operation's, and its message contracts: both generated from idl/contract.json by RpcMatrix.Generator's
+    /// SoapSource) and to SoapMapping. Reflection runs once, when the table is built: it checks that the message members
+    /// are the operation's parameters in order (and "result"), and compiles the delegates that build and read the
+    /// messages and call a client proxy, so a call reflects on nothing.
+    /// The server answers with Answer (SoapDispatcher), the client calls with Call (SoapClient).
     /// </summary>
     public sealed class SoapOperation
     {

@@ -1,6 +1,5 @@
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Reference;
-using RpcMatrix.XmlRpc.Bench;
 
 namespace RpcMatrix.XmlRpc
 {
@@ -9,12 +8,12 @@ namespace RpcMatrix.XmlRpc
     {
         public IBenchServer CreateServer(Options options)
         {
-            return new XmlRpcBenchServer(InjectedSpin.Served(), options.Protocol.Gzip());
+            return new XmlRpcServer(InjectedSpin.Served(), options.Protocol.Gzip());
         }
 
         public IBenchClient CreateClient(Options options)
         {
-            return new XmlRpcBenchClient(options.HostText, options.Port, options.Protocol.Gzip());
+            return new XmlRpcClient(options.HostText, options.Port, options.Protocol.Gzip());
         }
     }
 }

@@ -5,7 +5,7 @@ using System.Linq;
 using NUnit.Framework;
 using RpcMatrix.Core.Conformance;
 using RpcMatrix.Core.Contract;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Json;
 using RpcMatrix.Core.Reference;
 

@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using NUnit.Framework;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Http;
 
 namespace RpcMatrix.Tests
 {
@@ -46,9 +46,9 @@ namespace RpcMatrix.Tests
         [Test]
         public void OversizedBodiesAreRefusedAndTheHostGoesOn()
         {
-            HttpListenerHost host = null;
-            host = new HttpListenerHost("test", context =>
-                host.Send(context, 200, "text/plain", HttpListenerHost.ReadBody(context.Request)), true);
+            HttpHost host = null;
+            host = new HttpHost("test", context =>
+                host.Send(context, 200, "text/plain", HttpHost.ReadBody(context.Request)), true);
             int port = host.Start(IPAddress.Loopback, 0);
             try
             {
@@ -100,9 +100,9 @@ namespace RpcMatrix.Tests
         [TestCase(false)]
         public void AChunkedRequestIsAnsweredWithItsLength(bool gzip)
         {
-            HttpListenerHost host = null;
-            host = new HttpListenerHost("test", context =>
-                host.Send(context, 200, "text/plain", HttpListenerHost.ReadBody(context.Request)), gzip);
+            HttpHost host = null;
+            host = new HttpHost("test", context =>
+                host.Send(context, 200, "text/plain", HttpHost.ReadBody(context.Request)), gzip);
             int port = host.Start(IPAddress.Loopback, 0);
             try
             {
@@ -139,12 +139,12 @@ namespace RpcMatrix.Tests
         {
             string seenEncoding = null;
             string seenAccept = null;
-            HttpListenerHost host = null;
-            host = new HttpListenerHost("test", context =>
+            HttpHost host = null;
+            host = new HttpHost("test", context =>
             {
                 seenEncoding = context.Request.Headers["Content-Encoding"];
                 seenAccept = context.Request.Headers["Accept-Encoding"];
-                host.Send(context, 200, "text/plain", HttpListenerHost.ReadBody(context.Request));
+                host.Send(context, 200, "text/plain", HttpHost.ReadBody(context.Request));
             }, gzip);
             int port = host.Start(IPAddress.Loopback, 0);
             try

@@ -1,7 +1,7 @@
 using System.Collections.Generic;
 using NUnit.Framework;
 using RpcMatrix.Core.Json;
-using RpcMatrix.JsonRpc.Bench;
+using RpcMatrix.JsonRpc;
 using RpcMatrix.JsonRpc.Protocol;
 
 namespace RpcMatrix.Tests

@@ -7,6 +7,7 @@ using System.Runtime.Remoting.Messaging;
 using System.Runtime.Remoting.Proxies;
 using NUnit.Framework;
 using RpcMatrix.Core.Contract;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Core.Json;
 
 namespace RpcMatrix.Tests
@@ -42,11 +43,53 @@ namespace RpcMatrix.Tests
         [Test]
         public void EveryOperationInvokesItsBenchMethod()
         {
+            EachOperationReachesTheBench(bench => bench);
+        }
+
+        /// <summary>ForwardingBench's methods (generated from contract.json) pass each call on once, unchanged, both ways.</summary>
+        [Test]
+        public void ForwardingBenchPassesEveryOperationOn()
+        {
+            var forwardings = new List<Forwarding>();
+            EachOperationReachesTheBench(bench =>
+            {
+                forwardings.Add(new Forwarding(bench));
+                return forwardings[forwardings.Count - 1];
+            });
+            Assert.AreEqual(Enumerable.Repeat(1, Operations.All.Length), forwardings.Select(f => f.Calls));
+        }
+
+        /// <summary>OperationClient's typed methods (generated from contract.json) each make one Call with their row.</summary>
+        [Test]
+        public void OperationClientCallsEveryOperationByItsRow()
+        {
+            using (var client = new RecordingClient())
+            {
+                foreach (OperationInfo op in Operations.All)
+                {
+                    object[] args = Arguments(op);
+                    if (op.IsStream)
+                    {
+                        Assert.Throws<NotSupportedException>(() => op.Invoke(client, args), op.Name);
+                        continue;
+                    }
+                    client.Answer = op.IsVoid ? null : Sample(op.Returns, 7);
+                    object result = op.Invoke(client, args);
+                    Assert.AreSame(op, client.Operation, op.Name);
+                    Assert.AreEqual(args, client.Args, op.Name);
+                    Assert.AreEqual(client.Answer, result, op.Name);
+                }
+            }
+        }
+
+        /// <summary>Each operation invoked on wrap(a recording bench) reaches the recorder's method of its name and answers its result.</summary>
+        private static void EachOperationReachesTheBench(Func<IBench, IBench> wrap)
+        {
             foreach (OperationInfo op in Operations.All)
             {
                 var recorder = new RecordingBench();
-                var bench = (IBench)recorder.GetTransparentProxy();
-                object[] args = op.ParamTypes.Select((type, i) => Sample(type, i)).ToArray();
+                IBench bench = wrap((IBench)recorder.GetTransparentProxy());
+                object[] args = Arguments(op);
                 object result = op.Invoke(bench, args);
                 Assert.AreEqual(char.ToUpperInvariant(op.Name[0]) + op.Name.Substring(1), recorder.Method, op.Name);
                 Assert.AreEqual(args, recorder.Args, op.Name);
@@ -59,6 +102,11 @@ namespace RpcMatrix.Tests
                     Assert.AreEqual(recorder.Answer, result, op.Name);
                 }
             }
+        }
+
+        private static object[] Arguments(OperationInfo op)
+        {
+            return op.ParamTypes.Select((type, i) => Sample(type, i)).ToArray();
         }
 
         /// <summary>A distinct value of the parameter's .NET type.</summary>
@@ -76,7 +124,46 @@ namespace RpcMatrix.Tests
                 case "string": return "s" + position;
                 case "bytes": return new byte[] { (byte)position };
                 case "float64[]": return new[] { position + 0.5 };
+                case "Record": return new Record();
+                case "Book[]": return new[] { new Book() };
+                case "Item[]": return new[] { new Item() };
                 default: throw new System.ArgumentException("no sample of " + type);
+            }
+        }
+
+        private sealed class Forwarding : ForwardingBench
+        {
+            private readonly IBench bench;
+
+            public Forwarding(IBench bench)
+            {
+                this.bench = bench;
+            }
+
+            public int Calls;
+
+            protected override IBench Next()
+            {
+                Calls++;
+                return bench;
+            }
+        }
+
+        private sealed class RecordingClient : OperationClient
+        {
+            public OperationInfo Operation;
+            public object[] Args;
+            public object Answer;
+
+            public override void Dispose()
+            {
+            }
+
+            protected override object Call(OperationInfo op, object[] args)
+            {
+                Operation = op;
+                Args = args;
+                return Answer;
             }
         }
 

@@ -6,7 +6,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using NUnit.Framework;
-using RpcMatrix.Core.Hosting;
+using RpcMatrix.Core.Harness;
 using RpcMatrix.Remoting.Channel;
 using RpcMatrix.Remoting.Service;
 

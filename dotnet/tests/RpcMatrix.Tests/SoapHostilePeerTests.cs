@@ -27,10 +27,10 @@ namespace RpcMatrix.Tests
             return "<s:Envelope xmlns:s=\"" + ns + "\"><s:Body>" + body + "</s:Body></s:Envelope>";
         }
 
-        private static SoapHttpServer Start(string protocol, out int port)
+        private static SoapServer Start(string protocol, out int port)
         {
             Binding binding = SoapBindings.For(IdlFiles.Load(IdlPaths.Directory).Registry.Get(protocol));
-            var server = new SoapHttpServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion));
+            var server = new SoapServer(binding, new SoapDispatcher(new ReferenceBench(), binding.MessageVersion));
             port = server.Start(IPAddress.Loopback, 0);
             return server;
         }
@@ -82,7 +82,7 @@ namespace RpcMatrix.Tests
         public void AnswersWhileAnotherConnectionHoldsHalfARequestAndTwentyAreIdle(string protocol)
         {
             int port;
-            SoapHttpServer server = Start(protocol, out port);
+            SoapServer server = Start(protocol, out port);
             var held = new List<TcpClient>();
             try
             {
@@ -108,7 +108,7 @@ namespace RpcMatrix.Tests
         public void DoctypeIsAnsweredWithASenderFault(string protocol, string code)
         {
             int port;
-            SoapHttpServer server = Start(protocol, out port);
+            SoapServer server = Start(protocol, out port);
             try
             {
                 int status;
@@ -128,7 +128,7 @@ namespace RpcMatrix.Tests
         public void UnparsableRequestIsAnsweredWithASenderFault()
         {
             int port;
-            SoapHttpServer server = Start("soap11", out port);
+            SoapServer server = Start("soap11", out port);
             try
             {
                 int status;
@@ -148,7 +148,7 @@ namespace RpcMatrix.Tests
         public void WrongContentTypeIsRefusedWith415AndASenderFault(string protocol, string contentType)
         {
             int port;
-            SoapHttpServer server = Start(protocol, out port);
+            SoapServer server = Start(protocol, out port);
             try
             {
                 int status;
@@ -167,7 +167,7 @@ namespace RpcMatrix.Tests
         public void DeclaredBodyOverTheLimitIsRefusedWith413()
         {
             int port;
-            SoapHttpServer server = Start("soap11", out port);
+            SoapServer server = Start("soap11", out port);
             try
             {
                 using (var client = new TcpClient())

@@ -2,7 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Text;
 using NUnit.Framework;
-using RpcMatrix.XmlRpc.Bench;
+using RpcMatrix.XmlRpc;
 using RpcMatrix.XmlRpc.Protocol;
 
 namespace RpcMatrix.Tests
@@ -142,7 +142,7 @@ namespace RpcMatrix.Tests
         [Test]
         public void ServiceTurnsBenchErrorIntoAFault()
         {
-            var service = new XmlRpcBenchService(new RpcMatrix.Core.Reference.ReferenceBench());
+            var service = new XmlRpcServer(new RpcMatrix.Core.Reference.ReferenceBench(), false);
             var fault = Assert.Throws<XmlRpcFault>(() => service.Invoke("fail", new object[] { 42, "boom" }));
             Assert.AreEqual(42, fault.Code);
             Assert.AreEqual("boom", fault.Message);

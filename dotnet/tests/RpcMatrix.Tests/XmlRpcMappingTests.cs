@@ -1,6 +1,6 @@
 using System.Collections.Generic;
 using NUnit.Framework;
-using RpcMatrix.XmlRpc.Bench;
+using RpcMatrix.XmlRpc;
 using RpcMatrix.XmlRpc.Protocol;
 
 namespace RpcMatrix.Tests

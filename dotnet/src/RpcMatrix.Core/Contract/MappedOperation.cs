@@ -4,9 +4,10 @@ using System.Collections.Generic;
 namespace RpcMatrix.Core.Contract
 {
     /// <summary>
-    /// One operation bound to a family's mapping whose wire values are objects (XML-RPC, JSON-RPC): the converters of
-    /// its parameters and result, looked up once by contract type name (the mapping's ToWire and FromWire), so a call
-    /// does no type dispatch. A server answers with Serve; a client sends ArgumentsToWire and reads ResultFromWire.
+    /// One operation bound to a family's mapping whose wire values are objects (XML-RPC, JSON-RPC, .NET Remoting's
+    /// BenchService): the converters of its parameters and result, looked up once by contract type name (the mapping's
+    /// ToWire and FromWire), so a call does no type dispatch. A server answers with Serve; a client sends
+    /// ArgumentsToWire and reads ResultFromWire.
     /// </summary>
     public sealed class MappedOperation
     {

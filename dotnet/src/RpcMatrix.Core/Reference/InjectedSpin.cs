@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Generic;
 using System.Diagnostics;
 using RpcMatrix.Core.Contract;
 
@@ -53,7 +52,8 @@ namespace RpcMatrix.Core.Reference
             }
         }
 
-        private sealed class SpinningBench : IBench
+        /// <summary>Every call spins, then goes to the bench.</summary>
+        private sealed class SpinningBench : ForwardingBench
         {
             private readonly IBench bench;
             private readonly long ticks;
@@ -64,34 +64,10 @@ namespace RpcMatrix.Core.Reference
                 this.ticks = ticks;
             }
 
-            private IBench Spun()
+            protected override IBench Next()
             {
                 Spin(ticks);
                 return bench;
-            }
-
-            public void Ping() { Spun().Ping(); }
-            public bool EchoBool(bool value) { return Spun().EchoBool(value); }
-            public sbyte EchoInt8(sbyte value) { return Spun().EchoInt8(value); }
-            public short EchoInt16(short value) { return Spun().EchoInt16(value); }
-            public int EchoInt32(int value) { return Spun().EchoInt32(value); }
-            public long EchoInt64(long value) { return Spun().EchoInt64(value); }
-            public float EchoFloat32(float value) { return Spun().EchoFloat32(value); }
-            public double EchoFloat64(double value) { return Spun().EchoFloat64(value); }
-            public string EchoString(string value) { return Spun().EchoString(value); }
-            public byte[] EchoBytes(byte[] value) { return Spun().EchoBytes(value); }
-            public bool IsPrime(int n) { return Spun().IsPrime(n); }
-            public double Average(double[] values) { return Spun().Average(values); }
-            public double[] RandomDoubles(int count, long seed) { return Spun().RandomDoubles(count, seed); }
-            public double[] LogTransform(double[] values) { return Spun().LogTransform(values); }
-            public Record GetRecord(string key) { return Spun().GetRecord(key); }
-            public Book[] SearchBooks(string query, int count) { return Spun().SearchBooks(query, count); }
-            public Item[] GetItems(int count) { return Spun().GetItems(count); }
-            public void Fail(int code, string message) { Spun().Fail(code, message); }
-
-            public IEnumerable<double[]> RandomDoublesStream(int count, long seed, int chunk)
-            {
-                return Spun().RandomDoublesStream(count, seed, chunk);
             }
         }
     }

@@ -6,7 +6,8 @@ namespace RpcMatrix.Remoting.Service
     /// <summary>
     /// The contract's values as the binary formatter carries them: Core's structs to and from their [Serializable]
     /// copies (RemoteTypes.cs); every other contract type is native. ToWire and FromWire give the converter of a
-    /// contract type name (Python's mapping.py to_wire and from_wire), bound to the operation table by RemotingOperation.
+    /// contract type name (Python's mapping.py to_wire and from_wire), bound to the operation table by BenchService
+    /// (the server, MappedOperation) and RemotingOperation (the client).
     /// </summary>
     public static class RemotingMapping
     {

@@ -1,0 +1,91 @@
+using System;
+using System.IO;
+using System.Net;
+using System.Net.Sockets;
+
+namespace RpcMatrix.Core.Http
+{
+    /// <summary>
+    /// POSTs bodies to one URL over HttpWebRequest: one keep-alive connection reused for every call, no
+    /// Expect: 100-continue round trip, Nagle off. With gzip (the gzip variants), each request body is compressed
+    /// (Content-Encoding: gzip) and the answer is asked for and read in gzip through the framework's own
+    /// AutomaticDecompression. Shared by the protocols spoken over plain HTTP (XML-RPC, JSON-RPC).
+    /// </summary>
+    public sealed class HttpPostClient : IDisposable
+    {
+        private readonly Uri uri;
+        private readonly string contentType;
+        private readonly string accept;
+        private readonly bool gzip;
+        private readonly ServicePoint servicePoint;
+
+        public HttpPostClient(string host, int port, string path, string contentType, string accept, bool gzip)
+        {
+            IPAddress address;
+            string hostText = IPAddress.TryParse(host, out address) && address.AddressFamily == AddressFamily.InterNetworkV6
+                ? "[" + host + "]" : host;
+            uri = new Uri("http://" + hostText + ":" + port + path);
+            this.contentType = contentType;
+            this.accept = accept;
+            this.gzip = gzip;
+            ServicePointManager.Expect100Continue = false;
+            ServicePointManager.UseNagleAlgorithm = false;
+            servicePoint = ServicePointManager.FindServicePoint(uri);
+            servicePoint.Expect100Continue = false;
+            servicePoint.UseNagleAlgorithm = false;
+        }
+
+        /// <summary>Posts the body; returns the answer's body (decompressed). A status other than 2xx throws.</summary>
+        public byte[] Post(byte[] body)
+        {
+            var request = (HttpWebRequest)WebRequest.Create(uri);
+            request.Method = "POST";
+            request.ContentType = contentType;
+            if (accept != null)
+            {
+                request.Accept = accept;
+            }
+            request.UserAgent = "rpcmatrix-dotnet";
+            request.KeepAlive = true;
+            request.Proxy = null;
+            request.Timeout = 300000;
+            request.ReadWriteTimeout = 300000;
+            if (gzip)
+            {
+                body = GzipBody.Compress(body);
+                request.Headers[HttpRequestHeader.ContentEncoding] = "gzip";
+                request.AutomaticDecompression = DecompressionMethods.GZip; // also sends Accept-Encoding: gzip
+            }
+            request.ContentLength = body.Length;
+            using (Stream stream = request.GetRequestStream())
+            {
+                stream.Write(body, 0, body.Length);
+            }
+            HttpWebResponse response;
+            try
+            {
+                response = (HttpWebResponse)request.GetResponse();
+            }
+            catch (WebException e) when (e.Response is HttpWebResponse)
+            {
+                using (var failed = (HttpWebResponse)e.Response)
+                {
+                    throw new WebException("HTTP " + (int)failed.StatusCode + " " + failed.StatusDescription + " from " + uri, e);
+                }
+            }
+            using (response)
+            using (Stream stream = response.GetResponseStream())
+            {
+                // ContentLength is the compressed length when the answer was gzip: only a first guess.
+                var buffer = response.ContentLength > 0 ? new MemoryStream((int)response.ContentLength) : new MemoryStream();
+                stream.CopyTo(buffer);
+                return buffer.ToArray();
+            }
+        }
+
+        public void Dispose()
+        {
+            servicePoint.CloseConnectionGroup(null);
+        }
+    }
+}

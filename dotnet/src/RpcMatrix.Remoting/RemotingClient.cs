@@ -1,0 +1,71 @@
+using System;
+using System.Runtime.Remoting;
+using RpcMatrix.Core.Contract;
+using RpcMatrix.Core.Harness;
+using RpcMatrix.Remoting.Channel;
+using RpcMatrix.Remoting.Service;
+
+namespace RpcMatrix.Remoting
+{
+    /// <summary>
+    /// Client adapter: transparent proxies from Activator.GetObject for the Bench and the CalculatorFactory (no
+    /// network until the first call), each operation called through the operation table (RemotingOperation,
+    /// RemotingMapping); RemoteBenchError comes back as BenchError.
+    /// </summary>
+    public sealed class RemotingClient : OperationClient, ICalculatorClient
+    {
+        private readonly BenchService bench;
+        private readonly CalculatorFactoryService factory;
+
+        public RemotingClient(string host, int port)
+        {
+            RemotingChannels.EnsureClient();
+            bench = (BenchService)Activator.GetObject(typeof(BenchService), RemotingChannels.Url(host, port, BenchService.Uri));
+            factory = (CalculatorFactoryService)Activator.GetObject(typeof(CalculatorFactoryService),
+                RemotingChannels.Url(host, port, CalculatorFactoryService.Uri));
+        }
+
+        public ICalculator Create()
+        {
+            return new RemoteCalculator(factory.Create());
+        }
+
+        /// <summary>A call on a disconnected object is refused with RemotingException ("no receiver for uri").</summary>
+        public bool IsNoSuchObject(Exception e)
+        {
+            return e is RemotingException;
+        }
+
+        /// <summary>The proxies hold nothing; the channel's pooled connection closes when idle or at exit.</summary>
+        public override void Dispose()
+        {
+        }
+
+        protected override object Call(OperationInfo op, object[] args)
+        {
+            try
+            {
+                return RemotingOperation.Table[op.Id].Call(bench, args);
+            }
+            catch (RemoteBenchError e)
+            {
+                throw new BenchError(e.Code, e.Message);
+            }
+        }
+
+        private sealed class RemoteCalculator : ICalculator
+        {
+            private readonly CalculatorService proxy;
+
+            public RemoteCalculator(CalculatorService proxy)
+            {
+                this.proxy = proxy;
+            }
+
+            public long Add(long n) { return proxy.Add(n); }
+            public void Clear() { proxy.Clear(); }
+            public long Total() { return proxy.Total(); }
+            public void Release() { proxy.Release(); }
+        }
+    }
+}
