@@ -173,13 +173,25 @@ def start(run: Run, slug: str, pass_no: int, host: str, server: Live, client: Li
         facts.write(cell_dir, "warm", **{"pass": pass_no, "seconds": warmed.warmed_s,
                                          "server": server_warmth.summary(window_ms),
                                          "client": client_warmth.summary(window_ms)})
-    lines = []
-    for w in rows:
-        count = warmup.fixed_warmup(w, warmed.medians.get(w["name"], 0), run.profile["warmup_max_ms"])
-        lines.append("\t".join(str(x) for x in (w["name"], w["size"], count, w["calls"], w["repetitions"],
-                                                w["min_ms"], w["max_calls"])) + "\n")
-    (cell_dir / TIMING).write_text("".join(lines))
+    (cell_dir / TIMING).write_text("".join(timing_line(w, warmup.fixed_warmup(
+        w, warmed.medians.get(w["name"], 0), run.profile["warmup_max_ms"]), run.profile) for w in rows))
     return TIMED
+
+
+def timing_line(w: dict, fixed_warmup: int, profile: dict) -> str:
+    """One workload of the timing plan the shell executes (runner/lib/cell.sh: time_workloads, count_wire): its
+    name, size, fixed warm-up, calls, repetitions and min_ms (for its fact), then each command it sends as the
+    client reads it: prepare, the fixed warm-up, one repetition, samples, and the counting pass's repetition (at
+    least count_ms, at least one call, at most count_calls)."""
+    name = w["name"]
+    commands = [{"cmd": "prepare", "workload": name}, {"cmd": "warmup", "workload": name, "calls": fixed_warmup},
+                {"cmd": "measure", "workload": name, "calls": w["calls"], "min_ms": w["min_ms"],
+                 "max_calls": w["max_calls"]},
+                {"cmd": "samples", "workload": name},
+                {"cmd": "measure", "workload": name, "calls": 1, "min_ms": profile["count_ms"],
+                 "max_calls": profile["count_calls"]}]
+    columns = [name, w["size"], fixed_warmup, w["calls"], w["repetitions"], w["min_ms"]]
+    return "\t".join([*map(str, columns), *(json.dumps(c) for c in commands)]) + "\n"
 
 
 def steal_ticks() -> int:

@@ -75,9 +75,9 @@ class Warmth:
     pid: int
     pattern: str = ""
     max_s: float = 0
-    started_ms: int = field(default_factory=now_ms)
+    started_ms: int = field(default_factory=lambda: now_ms())
     last_ticks: int = 0
-    last_ms: int = field(default_factory=now_ms)
+    last_ms: int = field(default_factory=lambda: now_ms())
     busy_ms: int = 0
     history: list = field(default_factory=list)
     done: str = ""

@@ -54,9 +54,8 @@ options:
                         contract call (a known slowdown, to calibrate compare; the report says so)
 """
 # What the shell executes with (runner/lib/run.sh reads them); everything else stays in plan/run.json.
-SHELL_SETTINGS = ("out", "leftover_tag", "use_netns", "use_pin", "lanes", "ready_timeout",
-                  "command_timeout", "write_html", "known_failures", "idl", "count_ms", "count_calls",
-                  "floor", "floor_after")
+SHELL_SETTINGS = ("out", "leftover_tag", "use_netns", "pin", "pin_reason", "lanes", "ready_timeout",
+                  "command_timeout", "write_html", "known_failures", "idl", "count_calls", "floor", "floor_after")
 
 
 class OptionError(Exception):
@@ -262,17 +261,17 @@ def begin(args: list[str], command: str) -> int:
         (out / "plan").mkdir(parents=True, exist_ok=True)
     leftover_tag = check_resumable(out) if resumed else ""
     settings = {"out": out, "resume": int(resumed is not None), "leftover_tag": leftover_tag,
-                "use_netns": int(not o.no_netns), "use_pin": int(not o.no_pin), "ready_timeout": o.ready_timeout,
+                "use_netns": int(not o.no_netns), "pin": 0, "pin_reason": "", "ready_timeout": o.ready_timeout,
                 "skip_build": int(o.skip_build), "write_html": int(not o.no_html), "known_failures": o.known_failures,
                 "idl": o.idl,
-                "lanes": 1, "command_timeout": o.command_timeout or 0, "count_ms": 0, "count_calls": 0,
-                "floor": "", "floor_after": ""}
+                "lanes": 1, "command_timeout": o.command_timeout or 0, "count_calls": 0, "floor": "", "floor_after": ""}
     if command == "run":
         seed = o.seed if o.seed is not None else int(time.time())
         resolved = plan.resolve(o.profile, profile, o.passes, seed)
+        # cells at once on pinned CPUs would queue the lanes' clients on one CPU and their servers on the other
         settings |= {"lanes": resolved["lanes"], "command_timeout": o.command_timeout or resolved["command_timeout_s"],
-                     "count_ms": resolved["count_ms"], "count_calls": resolved["count_calls"],
-                     **floor_counts(resolved)}
+                     "count_calls": resolved["count_calls"], "pin": int(not o.no_pin and resolved["lanes"] == 1),
+                     "pin_reason": "--no-pin" if o.no_pin and resolved["lanes"] == 1 else "", **floor_counts(resolved)}
         if resumed is None:
             saved = list(args) + ["--seed", str(seed), "--passes", str(resolved["passes"])]
             (out / "options.json").write_text(json.dumps(saved, ensure_ascii=False))

@@ -51,24 +51,22 @@ window_snapshot() {
   sample_group "$2"
 }
 
-# time_workload DIR CLIENT_KEY SERVER_KEY CLIENT_JIT SERVER_JIT NAME WARMUP CALLS REPS MIN_MS MAX_CALLS: prepare,
-# the fixed warm-up, then each repetition between two readings of the counters (nothing else between them and
-# the client's answer), then the samples. Returns client_call's status of the first command that failed, why in
-# DIR/.answer.
+# time_workload DIR CLIENT_KEY SERVER_KEY CLIENT_JIT SERVER_JIT NAME REPETITIONS PREPARE WARMUP MEASURE SAMPLES: the
+# workload's commands as the conductor wrote them (its timing plan): prepare, the fixed warm-up, then each
+# repetition between two readings of the counters (nothing else between them and the client's answer), then the
+# samples. Returns client_call's status of the first command that failed, why in DIR/.answer.
 time_workload() {
-  local dir="$1" ckey="$2" skey="$3" name="$6" rep before after answer calls measure
+  local dir="$1" ckey="$2" name="$6" rep before after answer calls
   local cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}"
-  client_call "$ckey" "$COMMAND_TIMEOUT" "{\"cmd\": \"prepare\", \"workload\": \"$name\"}" "$dir/.answer" || return
-  client_call "$ckey" "$COMMAND_TIMEOUT" "{\"cmd\": \"warmup\", \"workload\": \"$name\", \"calls\": $7}" "$dir/.answer" ||
-    return
+  client_call "$ckey" "$COMMAND_TIMEOUT" "$8" "$dir/.answer" || return
+  client_call "$ckey" "$COMMAND_TIMEOUT" "$9" "$dir/.answer" || return
   reset_peaks "$cpid"
   reset_peaks "$spid"
   window_snapshot "$cpid" "$spid" "$4" "$5" >"$dir/$name.window.before"
-  measure="{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": $8, \"min_ms\": ${10}, \"max_calls\": ${11}}"
   : >"$dir/$name.repetitions.tsv"
-  for ((rep = 0; rep < $9; rep++)); do
+  for ((rep = 0; rep < $7; rep++)); do
     before=$(counters "$cpid")
-    client_call "$ckey" "$COMMAND_TIMEOUT" "$measure" "$dir/.answer" || return
+    client_call "$ckey" "$COMMAND_TIMEOUT" "${10}" "$dir/.answer" || return
     after=$(counters "$cpid")
     IFS= read -r answer <"$dir/.answer"
     calls=0
@@ -76,7 +74,7 @@ time_workload() {
     printf '%s\t%s\t%s\n' "$calls" "$before" "$after" >>"$dir/$name.repetitions.tsv"
   done
   window_snapshot "$cpid" "$spid" "$4" "$5" >"$dir/$name.window.after"
-  client_call "$ckey" "$COMMAND_TIMEOUT" "{\"cmd\": \"samples\", \"workload\": \"$name\"}" "$dir/$name.samples.json"
+  client_call "$ckey" "$COMMAND_TIMEOUT" "${11}" "$dir/$name.samples.json"
 }
 
 # client_failure DIR PASS STATUS FROM PREFIX SERVER_KEY [only]: the rest of the cell from FROM on (or, with only,
@@ -94,10 +92,10 @@ client_failure() {
 # time_workloads DIR PASS CLIENT_KEY SERVER_KEY CLIENT_JIT SERVER_JIT: each workload of the cell's timing plan
 # (timing.tsv, the conductor's) timed; returns 1 when the client is lost.
 time_workloads() {
-  local dir="$1" name size warmup calls reps min_ms max_calls rc
-  while IFS=$'\t' read -r name size warmup calls reps min_ms max_calls; do
+  local dir="$1" name size warmup calls reps min_ms prepare fixed measure samples rc
+  while IFS=$'\t' read -r name size warmup calls reps min_ms prepare fixed measure samples _; do
     rc=0
-    time_workload "$dir" "$3" "$4" "$5" "$6" "$name" "$warmup" "$calls" "$reps" "$min_ms" "$max_calls" || rc=$?
+    time_workload "$dir" "$3" "$4" "$5" "$6" "$name" "$reps" "$prepare" "$fixed" "$measure" "$samples" || rc=$?
     case "$rc" in
       0) fact "$dir" workload "pass=$2" "workload=$name" "size=$size" "warmup=$warmup" "calls=$calls" \
         "repetitions=$reps" "min_ms=$min_ms" ;;
@@ -116,7 +114,7 @@ time_workloads() {
 # then both back to their defaults. A count bounded in time, not in count: a large workload counted over its few
 # warm-up calls left gRPC's flow-control frames and RMI's lease and liveness traffic to fall on one call or another.
 count_wire() {
-  local dir="$1" cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}" name
+  local dir="$1" cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}" name count
   [[ -n "$NS_SERVER" ]] && ((COUNT_CALLS > 0)) || return 0
   if ! netns_offloads off; then
     warn "could not switch offloads off; bytes and packets not counted for this cell"
@@ -124,10 +122,9 @@ count_wire() {
   fi
   netns_loss_probes off || warn "could not switch TCP's tail loss probes off; bytes may include their resends"
   mkdir -p "$dir/wire"
-  while IFS=$'\t' read -r name _; do
+  while IFS=$'\t' read -r name _ _ _ _ _ _ _ _ _ count; do
     wire_snapshot "$cpid" "$spid" >"$dir/wire/$name.before"
-    if client_call "$2" "$COMMAND_TIMEOUT" "{\"cmd\": \"measure\", \"workload\": \"$name\", \"calls\": 1, \
-\"min_ms\": $COUNT_MS, \"max_calls\": $COUNT_CALLS}" "$dir/wire/$name.answer"; then
+    if client_call "$2" "$COMMAND_TIMEOUT" "$count" "$dir/wire/$name.answer"; then
       wire_snapshot "$cpid" "$spid" >"$dir/wire/$name.after"
     else
       rm -f "$dir/wire/$name.answer"

@@ -143,5 +143,7 @@ remove_leftovers() {
     done
     rmdir "${ROLES[@]/#/$dir/}" "$dir" 2>/dev/null || warn "could not remove $dir"
   done
-  netns_destroy "$tag"
+  for dir in "rpcmatrix-$tag" "rpcmatrix-$tag-client"; do
+    if ip netns del "$dir" 2>/dev/null; then info "removed the namespace $dir the interrupted run left"; fi
+  done
 }

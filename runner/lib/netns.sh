@@ -158,14 +158,11 @@ netns_prefix() {
   if [[ -n "$ns" ]]; then printf '%s\n' ip netns exec "$ns"; fi
 }
 
-# netns_destroy [TAG]: removes the run's namespaces (and with them the pair), or a killed run's by its tag.
+# netns_destroy: removes the run's namespaces (and with them the pair).
 netns_destroy() {
   local ns
-  if [[ -n "${1:-}" ]]; then NS_SERVER="rpcmatrix-$1" NS_CLIENT="rpcmatrix-$1-client"; fi
   for ns in "$NS_SERVER" "$NS_CLIENT"; do
-    if [[ -n "$ns" ]] && ip netns del "$ns" 2>/dev/null && [[ -n "${1:-}" ]]; then
-      info "removed the namespace $ns the interrupted run left"
-    fi
+    if [[ -n "$ns" ]]; then ip netns del "$ns" 2>/dev/null || true; fi
   done
   NS_SERVER="" NS_CLIENT="" IF_SERVER="" IF_CLIENT="" IP_SERVER="" IP_CLIENT="" NFT_COUNTERS=0 EARLY_RETRANS=""
 }

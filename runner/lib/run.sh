@@ -4,10 +4,10 @@
 # by one (runner/conductor/steps.py says what each is), and renders the results even when interrupted.
 
 # The run's options as the conductor resolved them (`python -m conductor begin` prints them as name=value).
-SETTINGS="out leftover_tag use_netns use_pin lanes ready_timeout command_timeout write_html known_failures idl
-  count_ms count_calls floor floor_after"
-OUT="" LEFTOVER_TAG="" USE_NETNS=1 USE_PIN=1 LANES=1 READY_TIMEOUT=60 COMMAND_TIMEOUT=60
-WRITE_HTML=1 KNOWN_FAILURES="" IDL="" COUNT_MS=0 COUNT_CALLS=0 FLOOR="" FLOOR_AFTER=""
+SETTINGS="out leftover_tag use_netns pin pin_reason lanes ready_timeout command_timeout write_html known_failures idl
+  count_calls floor floor_after"
+OUT="" LEFTOVER_TAG="" USE_NETNS=1 PIN=1 PIN_REASON="" LANES=1 READY_TIMEOUT=60 COMMAND_TIMEOUT=60 WRITE_HTML=1
+KNOWN_FAILURES="" IDL="" COUNT_CALLS=0 FLOOR="" FLOOR_AFTER=""
 # The run's state: when this session of it began (or this lane's), the lane a subshell runs (none in the runner
 # itself), the lanes at work, the conductor at work, and the run's exit status so far.
 SINCE=0 LANE="" LANE_PIDS=() CONDUCTOR_PID="" MATRIX_STATUS=0
@@ -75,12 +75,8 @@ setup_network() {
 # setup_cgroups TAG: each side's cgroup and, where the run pins, its CPU; what was made goes to the setup facts.
 setup_cgroups() {
   cgroup_create "$1" "$OUT/plan/setup.tsv"
-  # cells at once on pinned CPUs would queue the lanes' clients on one CPU and their servers on the other
-  if ((LANES == 1 && USE_PIN)); then
-    cpuset_create "$1" "$OUT/plan/setup.tsv"
-  elif ((LANES == 1)); then
-    printf 'pin_reason\t--no-pin\n' >>"$OUT/plan/setup.tsv"
-  fi
+  if ((PIN)); then cpuset_create "$1" "$OUT/plan/setup.tsv"; fi
+  if [[ -n "$PIN_REASON" ]]; then printf 'pin_reason\t%s\n' "$PIN_REASON" >>"$OUT/plan/setup.tsv"; fi
 }
 
 # A warm phase (steps: warm PASS PHASE_FILE): its servers, then its clients (each told the port of the first of its
