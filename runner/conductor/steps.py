@@ -196,15 +196,15 @@ def declined_reason(ctx: Context, cell: dict) -> str | None:
 
 class PassWriter:
     """The steps of one pass (or of one lane's group), with what they have to remember between cells: the
-    protocol whose processes live, the server group the last floor was taken for, the declined cells not yet
-    written."""
+    protocol whose processes live, the server group the last floor was taken for and its folder (every cell of the
+    group refers to it), the declined cells not yet written."""
 
     def __init__(self, ctx: Context, pass_no: int, total: int):
         self.ctx, self.pass_no, self.total = ctx, pass_no, total
         self.out: list[str] = []
         self.declined: list[str] = []
         self.live_protocol = ""
-        self.floor_group = ""
+        self.floor_group = self.floor_before = ""
 
     def flush_declined(self) -> None:
         if self.declined:
@@ -222,15 +222,15 @@ class PassWriter:
         if self.live_protocol and cell["protocol"] != self.live_protocol:
             self.out.append(line("retire", self.live_protocol))
         self.live_protocol = cell["protocol"]
-        floor_before = floor_after = None
+        floor_after = None
         if ctx.profile["floor"]:
             group = f"{cell['protocol']}|{cell['server']}"
             if group != self.floor_group:
                 # the path's latency moves within a pass on a virtual machine: every cell is set against a floor
                 # taken minutes, not a pass, away from it, before its server group's first cell
                 self.floor_group = group
-                floor_before = f"floor/pass{pass_no}/before-{cell['slug']}"
-                self.out.append(line("floor", pass_no, floor_before, "adjacent_floor"))
+                self.floor_before = f"floor/pass{pass_no}/before-{cell['slug']}"
+                self.out.append(line("floor", pass_no, self.floor_before, "adjacent_floor"))
             # and against one right after it: the latency can change within a cell (in one default run a cell's
             # echoString took 27.0 µs p50 in its first repetition and 19.2 µs in the next four)
             floor_after = f"floor/pass{pass_no}/after-{cell['slug']}"
@@ -238,7 +238,8 @@ class PassWriter:
             "cell", pass_no, index, self.total, cell["slug"], cell["name"], key("server", cell), key("client", cell),
             process_argv(ctx, cell, "server"), process_argv(ctx, cell, "client"), scratch(ctx, cell),
             cell_link(ctx, cell), cell["server_jit_threads"], cell["client_jit_threads"],
-            int(times_workloads(ctx, cell["protocol"])), floor_before, floor_after))
+            int(times_workloads(ctx, cell["protocol"])), self.floor_before if ctx.profile["floor"] else None,
+            floor_after))
         if not ctx.keep_processes:
             self.out.append(line("retire", "*"))
 

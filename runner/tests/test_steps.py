@@ -67,11 +67,15 @@ def test_a_timed_pass_warms_its_phases_then_runs_each_cell_between_its_floors(tm
     assert indexes == list(range(1, len(cells) + 1))
     # a floor before each server group's first cell, and one after every timed cell; processes retire when their
     # protocol is done
-    for i, s in enumerate(lines):
+    group_floor = None
+    for s in lines:
+        if s[0] == "floor" and s[3] == "adjacent_floor":
+            group_floor = s[2]
         if s[0] == "cell":
             assert s[-1] == f"floor/pass1/after-{s[4]}"
-            if s[-2] != "-":
-                assert lines[i - 1] == ["floor", "1", s[-2], "adjacent_floor"]
+            assert s[-2] == group_floor  # every cell of a server group refers to the floor before its first
+    groups = [(s[5].split("/")[0], s[6]) for s in lines if s[0] == "cell"]
+    assert len({s[-2] for s in lines if s[0] == "cell"}) == len(dict.fromkeys(groups))
     protocols = [s[5].split("/")[0] for s in lines if s[0] == "cell"]
     retired = [s[1] for s in lines if s[0] == "retire"]
     assert retired[:-1] == [p for i, p in enumerate(protocols[:-1]) if protocols[i + 1] != p]
