@@ -88,18 +88,6 @@ cgroup_join() {
   done
 }
 
-# cpu_usage ROLE: the CPU time ROLE's cgroup has used so far, in microseconds (nothing without a cgroup).
-cpu_usage() {
-  local key value
-  [[ -n "$CGROUP_DIR" ]] || return 0
-  while read -r key value; do
-    if [[ "$key" == usage_usec ]]; then
-      printf '%s\n' "$value"
-      return 0
-    fi
-  done <"$CGROUP_DIR/$1/cpu.stat"
-}
-
 cpuset_destroy() {
   [[ -n "$CPUSET_DIR" ]] || return 0
   rmdir "${ROLES[@]/#/$CPUSET_DIR/}" "$CPUSET_DIR" 2>/dev/null || true
