@@ -60,7 +60,7 @@ publish RUN="results/latest":
 
 # Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix (what CI runs)
 [group('test')]
-test: setup lint test-runner test-java test-python test-dotnet test-smoke test-battery
+test: setup lint test-runner test-java test-python test-dotnet test-smoke test-metadata test-battery
 
 # The fast loop: lint, the runner's unit tests and each language's unit tests (no bats, smoke matrix or battery)
 [group('test')]
@@ -110,6 +110,12 @@ test-dotnet:
 [group('test')]
 test-smoke:
     bash runner/tests/smoke.sh
+
+# Published metadata stands on its own: each SOAP server's ?wsdl fetched from another network namespace, every import
+# followed over the network (no file: URL, no path of the server's machine)
+[group('test')]
+test-metadata:
+    bash runner/tests/metadata.sh
 
 # Hostile input against every server of every protocol it takes: results/<time>-battery/BATTERY.md, the survival
 # matrix beside results/latest's negative tests; a server that regresses from runner/battery-expected.json fails it

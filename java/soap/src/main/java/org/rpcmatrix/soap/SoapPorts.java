@@ -42,7 +42,11 @@ final class SoapPorts {
      * idl/bench.wsdl with the one port this server speaks: CXF publishes the WSDL it is given at {@code ?wsdl},
      * rewriting only its own port's address, so the other port would be published at the contract's
      * placeholder address (127.0.0.1:8080), first in the document for a SOAP 1.2 server, and a client that takes
-     * the first port would call nobody. A temporary copy, its schema import made absolute so it still resolves.
+     * the first port would call nobody. A temporary copy, in a folder of its own beside a copy of every schema it
+     * imports, each import left relative: CXF then publishes each schema at the endpoint ({@code ?xsd=bench.xsd})
+     * and points the published import there, so a client on another host can follow it. Made absolute, the import
+     * was published as a file: URL of this machine's checkout, which no other host can read and which told every
+     * client where the server's files live.
      */
     static String wsdlOf(Path idl, Port port) throws Exception {
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -56,13 +60,19 @@ final class SoapPorts {
                 element.getParentNode().removeChild(element);
             }
         }
+        Path folder = Files.createTempDirectory("rpcmatrix-" + port.portName());
+        folder.toFile().deleteOnExit();
         NodeList imports = wsdl.getElementsByTagNameNS(XSD_NS, "import");
         for (int i = 0; i < imports.getLength(); i++) {
-            Element element = (Element) imports.item(i);
-            element.setAttribute("schemaLocation",
-                    idl.resolve(element.getAttribute("schemaLocation")).toAbsolutePath().toUri().toString());
+            String location = ((Element) imports.item(i)).getAttribute("schemaLocation");
+            Path schema = folder.resolve(location).normalize();
+            if (!schema.getParent().equals(folder)) {
+                throw new IllegalArgumentException("bench.wsdl imports a schema outside idl/: " + location);
+            }
+            Files.copy(idl.resolve(location), schema);
+            schema.toFile().deleteOnExit();
         }
-        Path copy = Files.createTempFile("rpcmatrix-" + port.portName(), ".wsdl");
+        Path copy = folder.resolve("bench.wsdl");
         copy.toFile().deleteOnExit();
         TransformerFactory.newInstance().newTransformer().transform(new DOMSource(wsdl), new StreamResult(copy.toFile()));
         return copy.toUri().toString();

@@ -56,6 +56,23 @@ class PublishedWsdlTest {
     }
 
     @Test
+    void thePublishedWsdlStandsOnItsOwnEveryImportServedByTheServer() throws Exception {
+        // a client on another host can read only what the server serves: no file: URL, no path of this checkout
+        URI published = URI.create(url() + "?wsdl");
+        String text;
+        try (InputStream in = published.toURL().openStream()) {
+            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertFalse(text.contains("file:"), text);
+        assertFalse(text.contains(SoapFixtures.IDL.toAbsolutePath().toString()), text);
+        Element importing = (Element) parse(published).getElementsByTagNameNS(XSD_NS, "import").item(0);
+        URI schema = published.resolve(importing.getAttribute("schemaLocation"));
+        assertEquals("http", schema.getScheme(), schema.toString());
+        assertEquals(published.getAuthority(), schema.getAuthority(), schema.toString());
+        assertEquals(elements(parse(SoapFixtures.IDL.resolve("bench.xsd").toUri())), elements(parse(schema)));
+    }
+
+    @Test
     void aClientCanBeBuiltFromThePublishedWsdl() {
         ObjectNode answer = WsdlCheck.check(url() + "?wsdl");
         assertTrue(answer.get("ok").booleanValue(), answer.toString());
