@@ -20,6 +20,7 @@ USAGE = """usage: runner/rpcmatrix battery [options]
   --skip-build       do not run the languages' build commands
   --ready-timeout S  seconds a server has to print its ready line (default: 60)
   --vectors-run RUN  a matrix run whose security negative tests BATTERY.md collects too
+  --host ADDRESS     the address the servers bind ({host}; default: 127.0.0.1)
 """
 
 
@@ -37,7 +38,7 @@ def plan(args: list[str]) -> int:
     p = options.Parser(prog="runner/rpcmatrix battery", add_help=False, allow_abbrev=False)
     for flag, default in (("--protocol", ""), ("--server", ""), ("--attacks", ""), ("--out", ""),
                           ("--expected", str(ROOT / "runner/battery-expected.json")), ("--ready-timeout", "60"),
-                          ("--vectors-run", "")):
+                          ("--vectors-run", ""), ("--host", "127.0.0.1")):
         p.add_argument(flag, default=default)
     p.add_argument("--skip-build", action="store_true")
     try:
@@ -62,7 +63,7 @@ def plan(args: list[str]) -> int:
         return 2
     out = Path(o.out or ROOT / "results" / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-battery").resolve()
     (out / "plan").mkdir(parents=True, exist_ok=True)
-    ctx = steps.Context(run=out, profile={}, cells=[], all_cells=[], baseline="", host="127.0.0.1", fixed_port=0,
+    ctx = steps.Context(run=out, profile={}, cells=[], all_cells=[], baseline="", host=o.host, fixed_port=0,
                         keep_processes=True, idl=idl, secrets=ROOT / "secrets", root=ROOT, server_spin={},
                         finished=set(), failed_builds={})
     rows = []

@@ -30,7 +30,7 @@ def implementations(manifests: list[dict]) -> list[dict]:
     for m in manifests:
         for e in m["implementations"]:
             for p in _or(e.get("protocols"), [e.get("protocol")]):
-                out.append({"language": m["language"], "protocol": p, "entry": e,
+                out.append({"language": m["language"], "protocol": p, "entry": e, "home": m.get("home"),
                             "id": f"{m['language']}-{e['name']}" if _given(e.get("name")) else m["language"]})
     return out
 
@@ -110,7 +110,10 @@ def expand_cells(manifests: list[dict], baseline: str, registry: dict) -> list[d
                     "server_notes": srv.get("notes") or [], "client_notes": cli.get("notes") or [],
                     "server_opt_in": srv.get("opt_in"), "client_opt_in": cli.get("opt_in"),
                     "error": _joined([unregistered, srv.get("error"), cli.get("error")]),
-                    "unsupported": _joined([srv.get("reason"), cli.get("reason")])})
+                    "unsupported": _joined([srv.get("reason"), cli.get("reason")]),
+                    # an outside manifest's implementation runs from the manifest's folder
+                    **({"server_home": s["home"]} if s.get("home") else {}),
+                    **({"client_home": c["home"]} if c.get("home") else {})})
     return cells
 
 
@@ -201,15 +204,24 @@ class Selection:
 
 
 def choose(manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "", servers: str = "",
-           clients: str = "", names: str = "") -> Selection:
-    """The cells a run takes from the manifests, for a profile and a selection (comma-separated lists, empty
-    = all)."""
+           clients: str = "", names: str = "", outside: tuple[Path, ...] = (), implementation: str = "") -> Selection:
+    """The cells a run takes from the manifests (and the manifests from outside the repository), for a profile
+    and a selection (comma-separated lists, empty = all); with `implementation`, only the cells it takes part in,
+    in either role."""
     spec = json.loads((idl / "workloads.json").read_text())
     profile = spec["profiles"].get(profile_name, {})
-    loaded = manifests_mod.load(manifests_dir, bool(profile.get("quick_start")))
+    loaded = manifests_mod.load(manifests_dir, bool(profile.get("quick_start")), outside)
     registry = load_registry(idl)
     cells = expand_cells(loaded, spec.get("baseline") or "", registry)
     messages = [f"warning: {w}" for w in unknown_names(cells, protocols, servers, clients, names)]
+    if implementation:
+        if implementation not in {c[role] for c in cells for role in ("server", "client")}:
+            raise manifests_mod.ManifestError(f"no implementation '{implementation}' in the manifests; known: "
+                                              + " ".join(sorted({c["client"] for c in cells} | {c["server"]
+                                                                                                  for c in cells})))
+        # its cells of the protocols it declares, in both roles (a role it lacks: rows with the reason)
+        declared = {i["protocol"] for i in implementations(loaded) if i["id"] == implementation}
+        cells = [c for c in cells if implementation in (c["server"], c["client"]) and c["protocol"] in declared]
     chosen = select_cells(cells, protocols, servers, clients, names)
     left_out = opt_in_left_out(chosen, registry, profile, protocols)
     if left_out:
@@ -217,13 +229,13 @@ def choose(manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "
                         + " ".join(x["protocol"] for x in left_out))
         dropped = {x["protocol"] for x in left_out}
         chosen = [c for c in chosen if c["protocol"] not in dropped]
-    implementations = implementations_left_out(chosen, profile, servers, clients, names)
-    if implementations:
+    opt_in = [] if implementation else implementations_left_out(chosen, profile, servers, clients, names)
+    if opt_in:
         messages.append(f"opt-in implementations left out of profile {profile_name} (name them with --server or "
-                        "--client): " + " ".join(f"{x['protocol']}/{x['implementation']}" for x in implementations))
-        dropped_sides = {(x["protocol"], x["implementation"]) for x in implementations}
+                        "--client): " + " ".join(f"{x['protocol']}/{x['implementation']}" for x in opt_in))
+        dropped_sides = {(x["protocol"], x["implementation"]) for x in opt_in}
         chosen = [c for c in chosen if not {(c["protocol"], c["server"]), (c["protocol"], c["client"])} & dropped_sides]
-        left_out += implementations
+        left_out += opt_in
     if profile.get("cover") == "language pairs" and not names:
         before = sum(1 for c in chosen if can_run(c))
         chosen = cover_language_pairs(chosen)

@@ -28,10 +28,12 @@ def _run(argv: list[str], cwd: Path) -> str:
 
 
 def language_versions(manifests: list[dict], root: Path) -> dict:
+    """Each language's `versions` command's answer, run from the repository (an outside manifest's from its
+    folder)."""
     versions = {}
     for m in manifests:
         argv = m.get("versions")
-        out = _run(argv, root) if argv else ""
+        out = _run(argv, Path(m.get("home") or root)) if argv else ""
         try:
             versions[m["language"]] = json.loads(out) if out else {}
         except json.JSONDecodeError:
@@ -39,10 +41,11 @@ def language_versions(manifests: list[dict], root: Path) -> dict:
     return versions
 
 
-def tuning_audits(manifests_dir: Path) -> list[dict]:
-    """Every language's tuning.json entries (runner/PROTOCOL.md#manifests), for the report."""
+def tuning_audits(manifests_dir: Path, outside: tuple[Path, ...] = ()) -> list[dict]:
+    """Every language's tuning.json entries (runner/PROTOCOL.md#manifests), for the report: beside each manifest
+    of the repository, and beside each manifest from outside it."""
     out = []
-    for path in sorted(manifests_dir.glob("*/tuning.json")):
+    for path in [*sorted(manifests_dir.glob("*/tuning.json")), *(Path(p).parent / "tuning.json" for p in outside)]:
         try:
             out += json.loads(path.read_text(encoding="utf-8")).get("implementations", [])
         except (OSError, ValueError):
@@ -163,9 +166,10 @@ def read_setup(run: Path) -> dict[str, str]:
     return out
 
 
-def write_env(run: Path, manifests_dir: Path, profile: dict, setup: dict) -> dict:
+def write_env(run: Path, manifests_dir: Path, profile: dict, setup: dict, outside: tuple[Path, ...] = ()) -> dict:
     root = manifests_dir
     manifests = [json.loads(p.read_text()) for p in sorted(manifests_dir.glob("*/manifest.json"))]
+    manifests += [json.loads(Path(p).read_text()) | {"home": str(Path(p).parent)} for p in outside]
     env = {
         "run": {
             "run_id": run.name,
@@ -179,7 +183,7 @@ def write_env(run: Path, manifests_dir: Path, profile: dict, setup: dict) -> dic
                           "summarised with HdrHistogram (3 significant digits)",
         },
         "versions": language_versions(manifests, root),
-        "tuning": tuning_audits(manifests_dir),
+        "tuning": tuning_audits(manifests_dir, outside),
     }
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
     return env

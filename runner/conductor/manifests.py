@@ -55,19 +55,30 @@ def paths(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*/manifest.json") if p.is_file())
 
 
-def load(folder: Path, quick_start: bool = False) -> list[dict]:
-    """Every manifest under `folder`, resolved, in the order of their paths; a bad one fails with its name."""
+def read(path: Path, quick_start: bool = False) -> dict:
+    """One manifest, resolved; a bad one fails with its name."""
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise ManifestError(f"{path} is not a readable JSON manifest: {e}") from None
+    if not (isinstance(manifest, dict) and manifest.get("language")
+            and isinstance(manifest.get("implementations"), list)):
+        raise ManifestError(f"{path} needs \"language\" and an \"implementations\" array (runner/PROTOCOL.md)")
+    return resolve(manifest, quick_start)
+
+
+def load(folder: Path, quick_start: bool = False, outside: tuple[Path, ...] = ()) -> list[dict]:
+    """Every manifest under `folder`, resolved, in the order of their paths, then each manifest from outside the
+    repository (`--manifest`), marked with its folder (`home`): its commands run from there."""
     found = paths(folder)
     if not found:
         raise ManifestError(f"no */manifest.json under {folder}")
-    manifests = []
-    for path in found:
-        try:
-            manifest = json.loads(path.read_text())
-        except (ValueError, UnicodeDecodeError):
-            raise ManifestError(f"{path} is not valid JSON") from None
-        if not (isinstance(manifest, dict) and manifest.get("language")
-                and isinstance(manifest.get("implementations"), list)):
-            raise ManifestError(f"{path} needs \"language\" and an \"implementations\" array (runner/PROTOCOL.md)")
-        manifests.append(resolve(manifest, quick_start))
+    manifests = [read(path, quick_start) for path in found]
+    for path in outside:
+        path = Path(path).resolve()
+        manifest = read(path, quick_start) | {"home": str(path.parent)}
+        if manifest["language"] in {m["language"] for m in manifests}:
+            raise ManifestError(f"{path}: the language '{manifest['language']}' is already declared; an outside "
+                                "manifest names a language of its own")
+        manifests.append(manifest)
     return manifests

@@ -48,6 +48,10 @@ options:
   --known-failures FILE expected failures (default: runner/known-failures.json)
   --skip-build          do not run the languages' build commands
   --manifests DIR       where the languages' */manifest.json are (default: the repository root)
+  --manifest PATH       a manifest from outside the repository (repeatable): its implementations join the
+                        run, their commands run from the manifest's folder
+  --implementation NAME only the cells NAME takes part in, in either role (certify: its certificate,
+                        certificate.md, .html, .json and .junit.xml, and the run's exit status)
   --idl DIR             the contract folder (default: idl/)
   --inject-server-spin LANGUAGE=US[,...]
                         test-only: each server of LANGUAGE busy-waits US microseconds in every
@@ -83,6 +87,8 @@ def parser() -> Parser:
                           ("--resume", "")):
         p.add_argument(flag, default=default)
     p.add_argument("--cell", action="append", default=[])
+    p.add_argument("--manifest", action="append", default=[])
+    p.add_argument("--implementation", default="")
     for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build"):
         p.add_argument(flag, action="store_true")
     return p
@@ -146,6 +152,10 @@ def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
         raise OptionError(f"no known-failures file {o.known_failures}")
     o.known_failures = str(Path(o.known_failures).resolve())
     o.manifests = Path(o.manifests).resolve()
+    for path in o.manifest:
+        if not Path(path).is_file():
+            raise OptionError(f"no manifest {path}")
+    o.manifest = tuple(Path(path).resolve() for path in o.manifest)
     return o, resumed
 
 
@@ -155,7 +165,8 @@ def say(message: str) -> None:
 
 def selection(o) -> cells_mod.Selection:
     try:
-        chosen = cells_mod.choose(o.manifests, o.idl, o.profile, o.protocol, o.server, o.client, o.cell)
+        chosen = cells_mod.choose(o.manifests, o.idl, o.profile, o.protocol, o.server, o.client, o.cell, o.manifest,
+                                  o.implementation)
     except (manifests.ManifestError, plan.PlanError) as e:
         raise OptionError(str(e)) from e
     for message in chosen.messages:
@@ -281,7 +292,8 @@ def begin(args: list[str], command: str) -> int:
                     "ready_timeout": o.ready_timeout, "command_timeout": settings["command_timeout"],
                     "use_netns": not o.no_netns, "use_pin": not o.no_pin, "keep_processes": not o.fresh_processes,
                     "server_spin": o.server_spin, "resumed": resumed is not None, "profile": resolved,
-                    "baseline": spec.get("baseline") or "", "left_out": chosen.left_out}
+                    "baseline": spec.get("baseline") or "", "left_out": chosen.left_out,
+                    "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation}
         (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
         (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))
     write_builds(out, chosen, o.skip_build)
@@ -323,6 +335,8 @@ def write_builds(out: Path, chosen: cells_mod.Selection, skip: bool) -> None:
         if m["language"] in languages and m.get("build") and not skip:
             path = out / "plan" / "argv" / f"build-{m['language']}"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(b"".join(a.encode() + b"\0" for a in m["build"]))
+            # an outside manifest's build runs from its folder
+            argv = ["env", "-C", m["home"], *m["build"]] if m.get("home") else m["build"]
+            path.write_bytes(b"".join(a.encode() + b"\0" for a in argv))
             rows.append(f"{m['language']}\t{path}\n")
     (out / "plan" / "builds.tsv").write_text("".join(rows))

@@ -27,7 +27,8 @@ def failed_builds(run: Path) -> dict[str, str]:
 def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
     profile, idl = options["profile"], Path(options["idl"])
     protocols = list(dict.fromkeys(c["protocol"] for c in cells))
-    env = environment.write_env(run, Path(options["manifests"]), profile, setup)
+    outside = tuple(Path(p) for p in options.get("outside_manifests", []))
+    env = environment.write_env(run, Path(options["manifests"]), profile, setup, outside)
     workloads = json.loads((idl / "workloads.json").read_text())
     env["run"]["baseline"] = workloads.get("baseline")
     env["run"]["headline_workloads"] = [w["name"] for w in workloads["workloads"] if w.get("headline")]

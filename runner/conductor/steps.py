@@ -165,7 +165,10 @@ def argv(ctx: Context, cell: dict, role: str, host: str | None = None, folder: P
             values["port"] = port
     out = fill(cell[f"{role}_argv"], values)
     spin = ctx.server_spin.get(cell["server_language"]) if role == "server" else None
-    return ["env", f"RPCMATRIX_SERVER_SPIN_US={spin}", *out] if spin else out
+    if spin:
+        out = ["env", f"RPCMATRIX_SERVER_SPIN_US={spin}", *out]
+    # an outside manifest's implementation runs from its manifest's folder (the suite's from the repository)
+    return ["env", "-C", cell[f"{role}_home"], *out] if cell.get(f"{role}_home") else out
 
 
 def argv_file(ctx: Context, name: str, args: list[str]) -> Path:
