@@ -1,8 +1,11 @@
 """A run's profile with every default filled in, and which workloads it times per protocol with how many calls:
 from idl/workloads.json, the protocol registry idl/protocols.json and a profile. Nothing else applies a
 profile's defaults: the shell, the steps and the report read plan/profile.json as this module wrote it."""
+import hashlib
 import json
 from pathlib import Path
+
+from . import fresh
 
 COLUMNS = ("warmup", "calls", "repetitions", "min_ms", "max_calls")
 # A warm phase (warmup.py) starts the processes of consecutive protocols until there are `processes` of
@@ -125,6 +128,7 @@ def resolve(profile_name: str, profile: dict, passes: int | None = None, seed: i
             "implementation_warmup": profile.get("implementation_warmup", True) is not False,
             "floor": bool(profile.get("floor")), "handler": bool(profile.get("handler")),
             "large_vectors": profile.get("large_vectors", True) is not False,
+            "fresh_vectors": bool(profile.get("fresh_vectors")),
             "passes": passes if passes is not None else profile.get("passes", 1), "seed": seed}
 
 
@@ -148,13 +152,14 @@ def read_profile(run: Path) -> dict:
     return json.loads((run / "plan" / "profile.json").read_text())
 
 
-def write_contract_view(run: Path, idl: Path, profile: dict) -> list[str]:
-    """The contract as a run's processes see it ({idl}): idl/ itself, or, for a profile with
-    `"large_vectors": false` (smoke, calibration, the main job), run/idl: every file of idl/ linked, and
-    vectors.json without the vectors marked `"size": "large"` (50,000 values, 1 MiB), which cost most of a
-    proving run's time and which certify and the studies still send. Returns the ids left out."""
-    if profile["large_vectors"]:
-        return []
+def write_contract_view(run: Path, idl: Path, profile: dict) -> tuple[list[str], list[dict]]:
+    """The contract as a run's processes see it ({idl}): idl/ itself, or run/idl: every file of idl/ linked and
+    vectors.json rewritten, for a profile with `"large_vectors": false` (smoke, calibration, the main job) without
+    the vectors marked `"size": "large"` (50,000 values, 1 MiB), which cost most of a proving run's time and which
+    certify and the studies still send, and for one with `"fresh_vectors": true` (certify) with vectors drawn for
+    this run (fresh.py). Returns the ids left out and the vectors drawn."""
+    if profile["large_vectors"] and not profile["fresh_vectors"]:
+        return [], []
     view = run / "idl"
     view.mkdir(exist_ok=True)
     for entry in idl.iterdir():
@@ -162,10 +167,24 @@ def write_contract_view(run: Path, idl: Path, profile: dict) -> list[str]:
         if entry.name != "vectors.json" and not link.is_symlink():
             link.symlink_to(entry.resolve())
     vectors = json.loads((idl / "vectors.json").read_text())
-    left_out = [v["id"] for v in vectors["vectors"] if v.get("size") == "large"]
-    vectors["vectors"] = [v for v in vectors["vectors"] if v.get("size") != "large"]
+    left_out = [] if profile["large_vectors"] else [v["id"] for v in vectors["vectors"] if v.get("size") == "large"]
+    drawn = fresh.draw() if profile["fresh_vectors"] else []
+    vectors["vectors"] = [v for v in vectors["vectors"] if v["id"] not in left_out] + drawn
     (view / "vectors.json").write_text(json.dumps(vectors, indent=1, ensure_ascii=False))
-    return left_out
+    return left_out, drawn
+
+
+# The files of idl/ that are not the contract: the profiles and the studies' index.
+NOT_CONTRACT = ("workloads.json", "studies.json")
+
+
+def contract_digest(idl: Path) -> str:
+    """SHA-256 over every file of the contract (idl/ but the profiles and the studies), name and content, by name:
+    a certificate names the contract it was earned against."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in idl.iterdir() if p.is_file() and p.name not in NOT_CONTRACT):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def read_plan(run: Path, protocol: str) -> list[dict]:

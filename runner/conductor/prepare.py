@@ -5,6 +5,8 @@ finished ones."""
 import json
 from pathlib import Path
 
+from analysis import records
+
 from . import environment, plan, progress, resume, steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +30,9 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
     profile, idl = options["profile"], Path(options["idl"])
     protocols = list(dict.fromkeys(c["protocol"] for c in cells))
     outside = tuple(Path(p) for p in options.get("outside_manifests", []))
+    if options.get("server_at"):  # the run's options switched the namespaces off: say why in the user's words
+        setup["network"]["reason"] = ("--server-at: the clients dial a server elsewhere from this host's network, "
+                                      "so bytes on the wire are not counted")
     env = environment.write_env(run, Path(options["manifests"]), profile, setup, outside)
     workloads = json.loads((idl / "workloads.json").read_text())
     env["run"]["baseline"] = workloads.get("baseline")
@@ -35,7 +40,9 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
     vectors = json.loads((idl / "vectors.json").read_text())["vectors"]
     # the report's table of negative tests: which vectors are attacks, and on what
     env["run"]["attack_vectors"] = {v["id"]: v["attack"] for v in vectors if "attack" in v}
-    env["run"]["vectors_left_out"] = plan.write_contract_view(run, idl, profile)
+    # the vectors drawn for this run (a certification's): the certificate records their values
+    env["run"]["vectors_left_out"], env["run"]["fresh_vectors"] = plan.write_contract_view(run, idl, profile)
+    env["run"]["contract_sha256"] = plan.contract_digest(idl)
     registry = json.loads((idl / "protocols.json").read_text())["protocols"]
     env["run"]["registry"] = {name: {"family": p["family"], "variant": p.get("variant", {})}
                               for name, p in registry.items() if name in protocols}
@@ -59,14 +66,40 @@ def prepare(run: Path) -> None:
     else:
         plan.write_plans(run, Path(options["idl"]), profile, list(dict.fromkeys(c["protocol"] for c in cells)))
         write_env(run, options, cells, environment.setup_of(setup, profile["lanes"], options["keep_processes"]))
-    all_cells = [json.loads(x) for x in (run / "plan" / "all.jsonl").read_text().splitlines() if x.strip()]
-    ctx = steps.Context(
-        run=run, profile=profile, cells=cells, all_cells=all_cells, baseline=options["baseline"],
-        host=setup.get("server_ip") or "127.0.0.1", fixed_port=options["fixed_port"],
-        keep_processes=options["keep_processes"],
-        idl=run / "idl" if (run / "idl").is_dir() else Path(options["idl"]), secrets=ROOT / "secrets", root=ROOT,
-        server_spin=options["server_spin"], finished=progress.finished(run), failed_builds=failed_builds(run))
+    ctx = context(run, options, setup)
     steps.write(ctx)
     planned = progress.estimate_run(run, cells, profile["passes"], options["keep_processes"])
     planned -= progress.finished_work(run, cells)
     (run / "plan" / progress.PLANNED).write_text(f"{max(planned, 0)}\n")
+
+
+def context(run: Path, options: dict, setup: dict) -> steps.Context:
+    """What the steps are made from (steps.Context), from the run's plan."""
+    all_cells = [json.loads(x) for x in (run / "plan" / "all.jsonl").read_text().splitlines() if x.strip()]
+    return steps.Context(
+        run=run, profile=options["profile"], cells=steps.read_cells(run), all_cells=all_cells,
+        baseline=options["baseline"], host=setup.get("server_ip") or "127.0.0.1", fixed_port=options["fixed_port"],
+        keep_processes=options["keep_processes"],
+        idl=run / "idl" if (run / "idl").is_dir() else Path(options["idl"]),
+        secrets=Path(options["secrets_dir"] or ROOT / "secrets"), root=ROOT,
+        server_spin=options["server_spin"], finished=progress.finished(run), failed_builds=failed_builds(run),
+        retries=options.get("retries", 0))
+
+
+def retry(run: Path, attempt: int) -> Path:
+    """plan/retry-<attempt>.tsv: the steps that run again, as pass attempt + 1 with new processes, each cell whose
+    vectors failed in pass `attempt` (--retries; the certificate calls a check that then passes flaky). Empty
+    when none failed."""
+    options = json.loads((run / "plan" / "run.json").read_text())
+    ctx = context(run, options, environment.read_setup(run))
+    failed = {r["cell"] for r in records.stored(run) if r.get("pass", 1) == attempt and r["workload"] == "vectors"
+              and r["status"] in ("fail", "error", "timeout")}
+    again = [c for c in ctx.cells if c["name"] in failed]
+    writer = steps.PassWriter(ctx, attempt + 1, len(again))
+    for index, cell in enumerate(again, 1):
+        writer.cell(index, cell)
+    path = run / "plan" / f"retry-{attempt}.tsv"
+    path.write_text("".join(writer.end()) if again else "")
+    if again:
+        progress.say(f"rpcmatrix: retry {attempt}: {len(again)} cells whose vectors failed run again")
+    return path

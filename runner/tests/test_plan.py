@@ -172,16 +172,35 @@ def test_a_profile_without_large_vectors_gives_its_processes_a_view_of_the_contr
     idl = Path(__file__).resolve().parents[2] / "idl"
     vectors = json.loads((idl / "vectors.json").read_text())["vectors"]
     large = [v["id"] for v in vectors if v.get("size") == "large"]
-    assert plan.write_contract_view(tmp_path, idl, {"name": "certify", "large_vectors": True}) == []
+    whole = {"name": "full", "large_vectors": True, "fresh_vectors": False}
+    assert plan.write_contract_view(tmp_path, idl, whole) == ([], [])
     assert not (tmp_path / "idl").exists()  # the processes read idl/ itself
-    assert plan.write_contract_view(tmp_path, idl, {"large_vectors": False}) == large
+    assert plan.write_contract_view(tmp_path, idl, {"large_vectors": False, "fresh_vectors": False}) == (large, [])
     view = tmp_path / "idl"
     assert sorted(p.name for p in view.iterdir()) == sorted(p.name for p in idl.iterdir())
     assert (view / "bench.proto").resolve() == (idl / "bench.proto").resolve()
     kept = json.loads((view / "vectors.json").read_text())["vectors"]
     assert [v["id"] for v in kept] == [v["id"] for v in vectors if v["id"] not in large]
     # a resumed run writes it again over itself
-    assert plan.write_contract_view(tmp_path, idl, {"large_vectors": False}) == large
+    assert plan.write_contract_view(tmp_path, idl, {"large_vectors": False, "fresh_vectors": False}) == (large, [])
+
+
+def test_a_certification_sends_every_vector_and_vectors_drawn_for_it_which_the_next_one_draws_anew(tmp_path):
+    idl = Path(__file__).resolve().parents[2] / "idl"
+    vectors = json.loads((idl / "vectors.json").read_text())["vectors"]
+    ops = {o["name"] for o in json.loads((idl / "contract.json").read_text())["operations"]}
+    (tmp_path / "a").mkdir()
+    left_out, drawn = plan.write_contract_view(tmp_path / "a", idl, {"large_vectors": True, "fresh_vectors": True})
+    assert left_out == [] and drawn and all(v["id"].startswith("fresh_") for v in drawn)
+    sent = json.loads((tmp_path / "a" / "idl" / "vectors.json").read_text())["vectors"]
+    assert sent == vectors + drawn  # the contract's own, in order, then the drawn ones
+    assert {v["op"] for v in drawn} <= ops
+    assert {"isPrime", "average", "randomDoubles", "logTransform", "getRecord", "searchBooks", "getItems",
+            "fail"} <= {v["op"] for v in drawn}, "every computed operation and the error get values of their own"
+    (tmp_path / "b").mkdir()
+    _, again = plan.write_contract_view(tmp_path / "b", idl, {"large_vectors": True, "fresh_vectors": True})
+    assert [v["id"] for v in again] == [v["id"] for v in drawn]
+    assert [v["args"] for v in again] != [v["args"] for v in drawn]
 
 
 def test_plan_filters_by_profile_size_and_protocol():
