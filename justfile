@@ -13,7 +13,7 @@ bench PROFILE="default" *ARGS: setup
 resume RUN *ARGS: setup
     runner/rpcmatrix run --resume '{{RUN}}' {{ARGS}}
 
-# Interop certification: every cell's vectors, nothing timed (JUnit XML and the interop matrices)
+# Interop certification: every cell's vectors and values drawn for the run; --implementation NAME [--manifest PATH] or --server-at PROTOCOL=HOST:PORT: its certificate, whose verdict is the exit status
 [group('bench')]
 certify *ARGS: setup
     runner/rpcmatrix run --profile certify {{ARGS}}
@@ -60,7 +60,7 @@ publish RUN="results/latest":
 
 # Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix (what CI runs)
 [group('test')]
-test: setup lint test-runner test-java test-python test-dotnet test-smoke test-metadata test-battery
+test: setup lint test-runner test-java test-python test-dotnet test-smoke test-metadata test-certify test-battery
 
 # The fast loop: lint, the runner's unit tests and each language's unit tests (no bats, smoke matrix or battery)
 [group('test')]
@@ -116,6 +116,11 @@ test-smoke:
 [group('test')]
 test-metadata:
     bash runner/tests/metadata.sh
+
+# Certification end to end (runner/tests/certify.sh): the outside example earns its certificate, impostors do not, every protocol's server is certified at its address, bad addresses are verdicts
+[group('test')]
+test-certify:
+    bash runner/tests/certify.sh
 
 # Hostile input against every server of every protocol it takes: results/<time>-battery/BATTERY.md, the survival
 # matrix beside results/latest's negative tests; a server that regresses from runner/battery-expected.json fails it

@@ -13,24 +13,6 @@ def _cells(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _run_records(run: Path, cells: list[dict]) -> list[dict]:
     """A run's records in the order of its cells, each cell's vectors first, then by pass."""
     from . import records
@@ -73,6 +55,13 @@ def render(args) -> int:
         print(f"rpcmatrix: UNEXPECTED pass of a known failure (remove the entry): {entry['cell']}", file=sys.stderr)
     print(f"rpcmatrix: {len(recs)} records; {len(verdict['unexpected'])} unexpected failures, "
           f"{len(verdict['expected'])} expected, {len(verdict['stale'])} stale entries", file=sys.stderr)
+    from . import certificate
+    cert = certificate.write(run, recs, cells, entries)
+    if cert is not None:  # a certification: its exit status is the certificate's
+        must = cert["counts"]["MUST"]
+        print(f"rpcmatrix: certificate {'EARNED' if cert['earned'] else 'NOT earned'}: MUST "
+              f"{', '.join(f'{n} {k}' for k, n in sorted(must.items()))}: {run / 'certificate.md'}", file=sys.stderr)
+        return 0 if cert["earned"] else 1
     return 1 if verdict["unexpected"] or verdict["stale"] else 0
 
 

@@ -98,6 +98,12 @@ def fold_unfinished(args) -> int:
     return 0
 
 
+def retry(args) -> int:
+    from . import prepare
+    prepare.retry(Path(args.run), args.after)
+    return 0
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["battery"]:  # the battery's options and plan
@@ -143,6 +149,7 @@ def main(argv=None) -> int:
     s = command("fold", fold_step, "--dir", "--stage")
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
     command("fold-unfinished", fold_unfinished)
+    command("retry", retry, ints=("--after",))
     args = p.parse_args(argv)
     return args.func(args)
 

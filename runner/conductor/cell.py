@@ -142,6 +142,7 @@ def start(run: Run, slug: str, pass_no: int, host: str, server: Live, client: Li
     """The cell's untimed part (see the module's text); returns TIMED with timing.tsv written, LOST (the client is
     gone or hangs: the shell retires it) or ENDED."""
     cell = read_cell(run.dir, slug)
+    host = cell.get("server_host") or host  # a server elsewhere (--server-at) is dialled at its own address
     cell_dir = run.dir / "cells" / slug / f"pass{pass_no}"
     point_scratch(run.dir, cell)
     server_warmth, _ = jit.Warmth.load(server.dir, server.pid, run.pattern(cell, "server"),
@@ -303,8 +304,8 @@ def warm_phase(run: Run, pass_no: int, phase_file: Path, live_file: Path, host: 
         server, client = processes[c.server], processes[c.client]
         point_scratch(run.dir, cell)
         with Session(client.dir, run.timeout_s) as session:
-            ended = connect_vectors(run, session, cell, c.dir, pass_no, host, server.port, (client_age, server_age),
-                                    server.pid)
+            ended = connect_vectors(run, session, cell, c.dir, pass_no, cell.get("server_host") or host, server.port,
+                                    (client_age, server_age), server.pid)
             if ended is not None:
                 (c.dir / ".settled").touch()
                 return ended.lost, warmup._ms_since(t0), False
@@ -327,7 +328,7 @@ def warm_phase(run: Run, pass_no: int, phase_file: Path, live_file: Path, host: 
         server, client = processes[c.server], processes[c.client]
         point_scratch(run.dir, cell)
         with Session(client.dir, run.timeout_s) as session:
-            answer = session.call({"cmd": "connect", "host": host, "port": server.port})
+            answer = session.call({"cmd": "connect", "host": cell.get("server_host") or host, "port": server.port})
             if answer.status:
                 return answer.lost, warmup._ms_since(t0), False
             lost = warmup.warm_round(session, run.rows(cell["protocol"]), warmup.steady_bounds(run.profile, "phase"),

@@ -3,10 +3,12 @@ implementation of the same protocol, gaps as rows with their reasons, and the se
 (--protocol, --server, --client, --cell, the opt-in protocols and implementations a profile leaves out, and a
 covering subset for a profile that only proves the paths)."""
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import manifests as manifests_mod
+from . import target
 from .plan import load_registry
 
 
@@ -203,16 +205,49 @@ class Selection:
     messages: list[str]    # for the person running the suite: unknown names, what was left out
 
 
+ELSEWHERE = "elsewhere"  # the implementation a server elsewhere is in a cell's name: grpc/java→elsewhere
+
+
+def elsewhere_manifest(server_at: dict[str, str], registry: dict) -> dict:
+    """The servers elsewhere (--server-at) as a manifest: per protocol, a server whose command is the stand-in
+    (standin.py), which checks the server is there and waits; the clients call the server itself."""
+    python = [sys.executable, "-m", "conductor.standin"]
+    entries = []
+    for protocol, text in server_at.items():
+        entry = registry["protocols"][protocol]
+        entries.append({
+            "protocols": [protocol], "library": f"not started by the suite: the server at {text}",
+            "settings": "unknown: the suite did not start this server",
+            "thread_model": {"server": "unknown: the suite did not start this server"},
+            "server": ["env", f"PYTHONPATH={Path(__file__).resolve().parents[1]}", *python,
+                       "--protocol", "{protocol}", "--family", entry["family"],
+                       "--variant", json.dumps(entry.get("variant", {})), "--target", text,
+                       "--secrets", "{secrets}", "--cell", "{cell}"],
+            "notes": ["a server elsewhere: its CPU, memory and threads are not measured (the process the runner "
+                      "holds for it is a stand-in)"]})
+    return {"language": ELSEWHERE, "implementations": entries}
+
+
 def choose(manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "", servers: str = "",
-           clients: str = "", names: str = "", outside: tuple[Path, ...] = (), implementation: str = "") -> Selection:
+           clients: str = "", names: str = "", outside: tuple[Path, ...] = (), implementation: str = "",
+           server_at: dict[str, str] | None = None) -> Selection:
     """The cells a run takes from the manifests (and the manifests from outside the repository), for a profile
     and a selection (comma-separated lists, empty = all); with `implementation`, only the cells it takes part in,
-    in either role."""
+    in either role; with `server_at` (protocol: target), only every client of each protocol against the server
+    elsewhere."""
     spec = json.loads((idl / "workloads.json").read_text())
     profile = spec["profiles"].get(profile_name, {})
     loaded = manifests_mod.load(manifests_dir, bool(profile.get("quick_start")), outside)
     registry = load_registry(idl)
+    if server_at:
+        loaded = [*loaded, elsewhere_manifest(server_at, registry)]
     cells = expand_cells(loaded, spec.get("baseline") or "", registry)
+    if server_at:
+        cells = [c for c in cells if c["server"] == ELSEWHERE and c["protocol"] in server_at]
+        for c in cells:  # the address the clients dial
+            family = registry["protocols"][c["protocol"]]
+            c["server_host"] = target.parse(c["protocol"], family.get("variant", {}), family["family"],
+                                            server_at[c["protocol"]]).host
     messages = [f"warning: {w}" for w in unknown_names(cells, protocols, servers, clients, names)]
     if implementation:
         if implementation not in {c[role] for c in cells for role in ("server", "client")}:

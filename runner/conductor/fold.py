@@ -274,7 +274,21 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     jit = _jit_cpu(reps, measured_.get("jit_ticks"))
     if jit:
         rec["jit_cpu"] = jit
+    if cell.get("server_host"):  # a server elsewhere: the process the runner held for it was a stand-in
+        _forget_server(rec)
     return [rec]
+
+
+def _forget_server(rec: dict) -> None:
+    """No figure of the server's side: its CPU, memory and threads were not measured here."""
+    for field, keys in (("cpu_us_per_call", ("server", "server_rep_cv")), ("rss_kb", ("server_peak", "server_after")),
+                        ("threads", ("server",))):
+        if rec.get(field):
+            rec[field].update(dict.fromkeys(keys))
+    if rec.get("cpu_us_per_call", {}) and "per_repetition" in rec["cpu_us_per_call"]:
+        rec["cpu_us_per_call"]["per_repetition"] = [[c, None] for c, _ in rec["cpu_us_per_call"]["per_repetition"]]
+    if rec.get("jit_cpu"):
+        rec["jit_cpu"] = {k: v for k, v in rec["jit_cpu"].items() if not k.startswith("server")} or None
 
 
 def _jit_cpu(reps: list[dict], ticks: dict | None) -> dict | None:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from . import cells as cells_mod
-from . import manifests, plan, resume, steps
+from . import manifests, plan, resume, steps, target
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +52,16 @@ options:
                         run, their commands run from the manifest's folder
   --implementation NAME only the cells NAME takes part in, in either role (certify: its certificate,
                         certificate.md, .html, .json and .junit.xml, and the run's exit status)
+  --server-at PROTOCOL=TARGET
+                        a server already running elsewhere (repeatable): every client of PROTOCOL calls it,
+                        no server of the suite starts; TARGET is HOST:PORT, or for CORBA an IOR (IOR:...,
+                        optionally ,IOR:... for the calculators), a file or folder of IORs, or corbaloc::HOST:PORT;
+                        certify writes its certificate; runs without network namespaces (the clients dial it from
+                        this host)
+  --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
+                        client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh)
+  --retries N           run a cell whose vectors failed again, up to N times: a check that passes on a retry
+                        is flaky, not failed (default: 0)
   --idl DIR             the contract folder (default: idl/)
   --inject-server-spin LANGUAGE=US[,...]
                         test-only: each server of LANGUAGE busy-waits US microseconds in every
@@ -89,6 +99,9 @@ def parser() -> Parser:
     p.add_argument("--cell", action="append", default=[])
     p.add_argument("--manifest", action="append", default=[])
     p.add_argument("--implementation", default="")
+    p.add_argument("--server-at", action="append", default=[])
+    p.add_argument("--secrets", default="")
+    p.add_argument("--retries", default="0")
     for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build"):
         p.add_argument(flag, action="store_true")
     return p
@@ -156,7 +169,38 @@ def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
         if not Path(path).is_file():
             raise OptionError(f"no manifest {path}")
     o.manifest = tuple(Path(path).resolve() for path in o.manifest)
+    o.retries = _whole(o.retries, "--retries takes a whole number")
+    if o.secrets:
+        if not Path(o.secrets).is_dir():
+            raise OptionError(f"no secrets folder {o.secrets}")
+        o.secrets = str(Path(o.secrets).resolve())
+    o.server_at = servers_at(o.server_at, o.idl)
+    if o.server_at:
+        if o.implementation:
+            raise OptionError("a certification is of one subject: --server-at or --implementation, not both")
+        o.no_netns = True  # the clients dial the server from this host's network, not from a namespace of the run
     return o, resumed
+
+
+def servers_at(given: list[str], idl: Path) -> dict[str, str]:
+    """--server-at PROTOCOL=TARGET, each protocol registered and once, each target readable (target.py)."""
+    registry = plan.load_registry(idl)["protocols"]
+    out = {}
+    for item in given:
+        protocol, sep, text = item.partition("=")
+        if not sep:
+            raise OptionError(f"--server-at takes PROTOCOL=TARGET, not '{item}'")
+        if protocol not in registry:
+            raise OptionError(f"--server-at: unknown protocol '{protocol}'; known: {' '.join(registry)}")
+        if protocol in out:
+            raise OptionError(f"--server-at names {protocol} twice")
+        entry = registry[protocol]
+        try:
+            target.parse(protocol, entry.get("variant", {}), entry["family"], text)
+        except target.TargetError as e:
+            raise OptionError(f"--server-at {protocol}: {e}") from e
+        out[protocol] = text
+    return out
 
 
 def say(message: str) -> None:
@@ -166,7 +210,7 @@ def say(message: str) -> None:
 def selection(o) -> cells_mod.Selection:
     try:
         chosen = cells_mod.choose(o.manifests, o.idl, o.profile, o.protocol, o.server, o.client, o.cell, o.manifest,
-                                  o.implementation)
+                                  o.implementation, o.server_at)
     except (manifests.ManifestError, plan.PlanError) as e:
         raise OptionError(str(e)) from e
     for message in chosen.messages:
@@ -199,7 +243,8 @@ def print_commands(o, chosen: cells_mod.Selection) -> None:
         raise OptionError(f"{name} cannot run: {cell.get('error') or cell.get('unsupported')}")
     scratch = Path(os.environ.get("TMPDIR", "/tmp")) / "rpcmatrix-cell"
     ctx = steps.Context(run=Path("/nonexistent"), profile={}, cells=[], all_cells=[], baseline="", host="127.0.0.1",
-                        fixed_port=o.fixed_port or 0, keep_processes=True, idl=o.idl, secrets=ROOT / "secrets",
+                        fixed_port=o.fixed_port or 0, keep_processes=True, idl=o.idl,
+                        secrets=Path(o.secrets) if o.secrets else ROOT / "secrets",
                         root=ROOT, server_spin={}, finished=set(), failed_builds={})
     server = steps.argv(ctx, cell, "server", folder=scratch)
     client = steps.argv(ctx, cell, "client", folder=scratch, port="N")
@@ -293,7 +338,8 @@ def begin(args: list[str], command: str) -> int:
                     "use_netns": not o.no_netns, "use_pin": not o.no_pin, "keep_processes": not o.fresh_processes,
                     "server_spin": o.server_spin, "resumed": resumed is not None, "profile": resolved,
                     "baseline": spec.get("baseline") or "", "left_out": chosen.left_out,
-                    "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation}
+                    "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation,
+                    "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries}
         (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
         (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))
     write_builds(out, chosen, o.skip_build)

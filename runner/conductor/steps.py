@@ -114,6 +114,7 @@ class Context:
     server_spin: dict    # language -> µs (--inject-server-spin)
     finished: set        # (pass, step) the journal lists
     failed_builds: dict  # language -> the build's last lines
+    retries: int = 0     # times a cell whose vectors failed runs again (--retries)
 
     @property
     def plan_dir(self) -> Path:
@@ -155,7 +156,8 @@ def fill(template: list[str], values: dict[str, str]) -> list[str]:
 def argv(ctx: Context, cell: dict, role: str, host: str | None = None, folder: Path | None = None,
          port: str | None = None) -> list[str]:
     """A cell's role's argv, every placeholder filled but a client's {port} (unless given)."""
-    values = {"protocol": cell["protocol"], "host": host or ctx.host, "idl": str(ctx.idl),
+    # a server elsewhere (--server-at) is dialled at its own address
+    values = {"protocol": cell["protocol"], "host": host or cell.get("server_host") or ctx.host, "idl": str(ctx.idl),
               "secrets": str(ctx.secrets), "root": str(ctx.root)}
     if role == "server":
         values |= {"port": str(ctx.fixed_port), "cell": str(folder or scratch(ctx, cell))}
@@ -346,6 +348,8 @@ def write(ctx: Context) -> Path:
     out = handler_steps(ctx)
     for pass_no in range(1, passes + 1):
         out += pass_steps(ctx, pass_no, passes)
+    # after the last pass, each retry runs again the cells whose vectors failed in the pass before it (prepare.retry)
+    out += [line("retry", passes + attempt - 1) for attempt in range(1, ctx.retries + 1)]
     path = ctx.plan_dir / STEPS
     path.write_text("".join(out))
     return path
