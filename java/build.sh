@@ -50,6 +50,10 @@ main() {
         return 0
     fi
     flock "$BUILD_LOCK" mvn -B -q -Dstyle.color=never -f "$JAVA_DIR/pom.xml" -DskipTests package
+    # Maven leaves a jar whose classes did not change as it was, older than the sources just edited elsewhere:
+    # every jar is current now, so that the next check does not run Maven again for nothing
+    local module
+    for module in $(jar_modules); do touch "$JAVA_DIR/$module/target/rpcmatrix-$module.jar"; done
 }
 
 main "$@"

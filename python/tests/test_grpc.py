@@ -174,6 +174,28 @@ def test_tls_verifies_the_server_name_not_the_address(secrets):
         running.stop()
 
 
+def test_tls_verifies_the_name_the_secrets_give_for_a_server_elsewhere(secrets, tmp_path):
+    running = grpc_server.start(options(tls=True, secrets=secrets))
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / "ca.crt").write_bytes((secrets / "ca.crt").read_bytes())  # a client's folder: no server key
+    (given / "server-name").write_text("another.rpcmatrix.test\n")
+    adapter = grpc_client.connect(options(running.port, tls=True, secrets=given))
+    try:
+        with pytest.raises(grpc.RpcError) as raised:  # the certificate is not for that name
+            adapter.ping()
+        assert raised.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        adapter.close()
+    (given / "server-name").write_text("server.rpcmatrix.test\n")
+    adapter = grpc_client.connect(options(running.port, tls=True, secrets=given))
+    try:
+        adapter.ping()
+    finally:
+        adapter.close()
+        running.stop()
+
+
 def test_tls_refuses_a_plaintext_client(secrets):
     running = grpc_server.start(options(tls=True, secrets=secrets))
     adapter = grpc_client.connect(options(running.port))

@@ -59,7 +59,8 @@ options:
                         certify writes its certificate; runs without network namespaces (the clients dial it from
                         this host)
   --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
-                        client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh)
+                        client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh), and
+                        server-name: the name verified on a TLS server's certificate (server.rpcmatrix.test)
   --retries N           run a cell whose vectors failed again, up to N times: a check that passes on a retry
                         is flaky, not failed (default: 0)
   --idl DIR             the contract folder (default: idl/)

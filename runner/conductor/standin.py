@@ -18,9 +18,14 @@ from pathlib import Path
 
 from . import target as target_mod
 
-# The name the suite's clients verify on a TLS server's certificate (runner/lib/secrets.sh): a server elsewhere
-# must present a certificate for it, signed by the CA of --secrets.
+# The name the suite's clients verify on a TLS server's certificate (runner/lib/secrets.sh), unless the secrets
+# folder has a `server-name` file: a server elsewhere presents a certificate for it, signed by the CA of --secrets.
 TLS_NAME = "server.rpcmatrix.test"
+
+
+def server_name(secrets: Path) -> str:
+    given = secrets / "server-name"
+    return given.read_text().strip() if given.exists() else TLS_NAME
 
 
 class Unreachable(Exception):
@@ -54,8 +59,8 @@ def reach(host: str, port: int, timeout: float) -> tuple[socket.socket, str]:
 
 
 def handshake(sock: socket.socket, secrets: Path, alpn: list[str]) -> str:
-    """A TLS handshake as the suite's clients make it: the CA of `secrets` trusted, the name TLS_NAME expected,
-    the client certificate presented where there is one."""
+    """A TLS handshake as the suite's clients make it: the CA of `secrets` trusted, its server name expected, the
+    client certificate presented where there is one."""
     context = ssl.create_default_context(cafile=str(secrets / "ca.crt"))
     presented = ""
     if (secrets / "client.crt").exists() and (secrets / "client.key").exists():
@@ -63,9 +68,10 @@ def handshake(sock: socket.socket, secrets: Path, alpn: list[str]) -> str:
         presented = f", presenting {secrets / 'client.crt'}"
     if alpn:
         context.set_alpn_protocols(alpn)
-    tried = f"trusting {secrets / 'ca.crt'}, expecting the name {TLS_NAME}{presented}"
+    name = server_name(secrets)
+    tried = f"trusting {secrets / 'ca.crt'}, expecting the name {name}{presented}"
     try:
-        with context.wrap_socket(sock, server_hostname=TLS_NAME) as tls:
+        with context.wrap_socket(sock, server_hostname=name) as tls:
             return f"TLS {tls.version()} {tls.cipher()[0]} ({tried})"
     except ssl.SSLCertVerificationError as e:
         raise Unreachable(f"TLS: the server's certificate was refused: {e.verify_message} ({tried})") from None

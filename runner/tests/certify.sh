@@ -146,6 +146,25 @@ time.sleep(600)')
     '.checks[] | select(.check == "cell" and .protocol == "grpc-tls") | .reason | test("TLS: the server.s certificate was refused")'
 }
 
+# A TLS server elsewhere has a certificate of its own name: its secrets folder holds that certificate and key (signed
+# by the set-up CA here), the clients' holds the CA and the name (server-name), and no server key.
+tls_elsewhere() {
+  local port name=elsewhere.rpcmatrix.test server="$OUT/named-server" clients="$OUT/named-clients"
+  mkdir -p "$server" "$clients"
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=$name" -keyout "$server/rsa.key" -out "$server/server.csr" 2>/dev/null
+  printf 'subjectAltName=DNS:%s\nextendedKeyUsage=serverAuth\n' "$name" >"$server/server.ext"
+  openssl x509 -req -in "$server/server.csr" -CA "$ROOT/secrets/ca.crt" -CAkey "$ROOT/secrets/ca.key" \
+    -CAserial "$server/ca.srl" -CAcreateserial -days 1 -extfile "$server/server.ext" -out "$server/server.crt" 2>/dev/null
+  openssl pkcs8 -topk8 -nocrypt -in "$server/rsa.key" -out "$server/server.key"
+  cp "$ROOT/secrets/ca.crt" "$clients/"
+  printf '%s\n' "$name" >"$clients/server-name"
+  port=$(serve named-grpc-tls "$ROOT/.venv/bin/python" -m rpcmatrix.grpc server --protocol grpc-tls \
+    --host 127.0.0.1 --port 0 --idl "$ROOT/idl" --secrets "$server")
+  certify named-tls 0 --server-at "grpc-tls=127.0.0.1:$port" --secrets "$clients" --client python,java
+  check "a TLS server with a certificate of its own name is certified with the name and the CA it is given" \
+    named-tls '.earned and (.peers | length) >= 3'
+}
+
 # A server of each protocol, started by hand as the battery starts them (one per protocol: the first server
 # implementation the manifests have), all at once, then one certification of them all at their addresses, with one
 # client each: of another language than the server's where there is one. JSON-RPC's server is the example, started
@@ -208,7 +227,7 @@ main() {
   OUT=$(mktemp -d /tmp/rpcmatrix-certify.XXXXXX)
   trap stop_servers EXIT
   local -a parts=("$@")
-  ((${#parts[@]})) || parts=(outside_implementation every_protocol impostors unreachable)
+  ((${#parts[@]})) || parts=(outside_implementation every_protocol impostors unreachable tls_elsewhere)
   for part in "${parts[@]}"; do "$part"; done
   stop_servers
   leftover=$(pgrep -f "$OUT" || true)

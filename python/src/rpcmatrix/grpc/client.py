@@ -62,7 +62,7 @@ def connect(options) -> GrpcClient:
     where = target(options.host, options.port)
     if tls.enabled(options):
         channel = grpc.secure_channel(where, tls.channel_credentials(options),
-                                      options=CHANNEL_OPTIONS + tls.CHANNEL_OPTIONS)
+                                      options=CHANNEL_OPTIONS + tls.channel_options(options))
     else:
         channel = grpc.insecure_channel(where, options=CHANNEL_OPTIONS)
     return GrpcClient(channel)

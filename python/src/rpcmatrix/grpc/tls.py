@@ -1,9 +1,10 @@
-"""The TLS material made at set-up by runner/lib/secrets.sh: a CA, and a server certificate for
-SERVER_NAME and 127.0.0.1 with its PKCS#8 key.
+"""The TLS material made at set-up by runner/lib/secrets.sh (or given for a server elsewhere): a CA, and a
+server certificate for SERVER_NAME and 127.0.0.1 with its PKCS#8 key.
 
-Clients verify the certificate against SERVER_NAME (grpc.ssl_target_name_override) rather than the
-address they dial, because the server may sit in a network namespace at an address the certificate
-cannot know."""
+Clients verify the certificate against a name (grpc.ssl_target_name_override) rather than the address they
+dial, because the server may sit in a network namespace at an address the certificate cannot know: the
+secrets folder's `server-name` when it has one (a server elsewhere, runner/README.md#certification), else
+SERVER_NAME."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -43,5 +44,11 @@ def channel_credentials(options):
     return grpc.ssl_channel_credentials(root_certificates=ca_certificate(options.secrets))
 
 
-# Verify the certificate's name, not the dialled address (see above).
-CHANNEL_OPTIONS = [("grpc.ssl_target_name_override", SERVER_NAME)]
+def server_name(secrets: Path | None) -> str:
+    given = secrets / "server-name" if secrets is not None else None
+    return given.read_text().strip() if given is not None and given.exists() else SERVER_NAME
+
+
+def channel_options(options) -> list[tuple[str, str]]:
+    """Verify the certificate's name, not the dialled address (see above)."""
+    return [("grpc.ssl_target_name_override", server_name(options.secrets))]

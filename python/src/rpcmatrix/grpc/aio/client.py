@@ -51,7 +51,8 @@ class AioGrpcClient:
     async def _open(options) -> grpc.aio.Channel:
         where = target(options.host, options.port)
         if tls.enabled(options):
-            return grpc.aio.secure_channel(where, tls.channel_credentials(options), options=tls.CHANNEL_OPTIONS)
+            return grpc.aio.secure_channel(where, tls.channel_credentials(options),
+                                           options=tls.channel_options(options))
         return grpc.aio.insecure_channel(where)
 
     def close(self) -> None:

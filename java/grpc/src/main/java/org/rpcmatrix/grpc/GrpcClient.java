@@ -52,7 +52,7 @@ final class GrpcClient extends OperationClient {
         Map<String, String> facts = new LinkedHashMap<>(transport.facts());
         SslContext tls = null;
         if (Security.tls(options.protocol())) {
-            tls = Security.client(TlsFiles.in(options.secrets()));
+            tls = Security.client(TlsFiles.forClient(options.secrets()));
             facts.putAll(Security.facts(tls));
         }
         EventLoopGroup group = transport.group(1);
@@ -69,7 +69,7 @@ final class GrpcClient extends OperationClient {
                 // contract's calls set no retry policy.
                 .disableRetry();
         if (tls != null) {
-            builder.sslContext(tls).overrideAuthority(TlsFiles.SERVER_NAME);
+            builder.sslContext(tls).overrideAuthority(options.tlsServerName());
         } else {
             builder.usePlaintext();
         }

@@ -68,7 +68,7 @@ final class GrpcServer implements RunningServer {
                 .flowControlWindow(NettyServerBuilder.DEFAULT_FLOW_CONTROL_WINDOW)
                 .addService(new BenchService(InjectedSpin.served()));
         if (Security.tls(options.protocol())) {
-            SslContext context = Security.server(TlsFiles.in(options.secrets()));
+            SslContext context = Security.server(TlsFiles.forServer(options.secrets()));
             builder.sslContext(context);
             facts.putAll(Security.facts(context));
         }

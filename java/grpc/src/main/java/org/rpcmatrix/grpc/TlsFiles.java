@@ -5,23 +5,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The TLS material made at set-up (runner/lib/secrets.sh): a CA, and a server certificate for
- * {@link #SERVER_NAME} and 127.0.0.1 with its PKCS#8 key. Clients check the certificate against
- * SERVER_NAME rather than the address they dial, because the server may sit in a network namespace
- * at an address the certificate cannot know.
+ * The TLS material made at set-up (runner/lib/secrets.sh), or given for a server elsewhere: a CA, and a server
+ * certificate with its PKCS#8 key. A server needs its certificate and key, a client only the CA; the client checks
+ * the certificate against a name (ClientOptions.tlsServerName) rather than the address it dials, because the
+ * server may sit in a network namespace at an address the certificate cannot know.
  */
 record TlsFiles(File caCertificate, File serverCertificate, File serverKey) {
-    static final String SERVER_NAME = "server.rpcmatrix.test";
+    static TlsFiles forServer(Path secrets) {
+        return new TlsFiles(null, existing(secrets, "server.crt"), existing(secrets, "server.key"));
+    }
 
-    static TlsFiles in(Path secrets) {
+    static TlsFiles forClient(Path secrets) {
+        return new TlsFiles(existing(secrets, "ca.crt"), null, null);
+    }
+
+    private static File existing(Path secrets, String name) {
         if (secrets == null) {
             throw new IllegalArgumentException("TLS needs --secrets DIR");
         }
-        return new TlsFiles(existing(secrets.resolve("ca.crt")), existing(secrets.resolve("server.crt")),
-                existing(secrets.resolve("server.key")));
-    }
-
-    private static File existing(Path path) {
+        Path path = secrets.resolve(name);
         if (!Files.isReadable(path)) {
             throw new IllegalArgumentException("missing TLS file: " + path);
         }

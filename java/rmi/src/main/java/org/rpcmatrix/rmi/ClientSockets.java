@@ -12,6 +12,7 @@ import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
+import org.rpcmatrix.core.adapter.ClientOptions;
 
 /**
  * The client sockets of every stub: TCP_NODELAY set explicitly, then TLS when the profile names a registered
@@ -24,8 +25,11 @@ final class ClientSockets implements RMIClientSocketFactory, Serializable {
     private static final long serialVersionUID = 1L;
     static final String PLAIN = "plain";
     static final String TLS = "tls";
-    /** The name every server certificate carries (runner/lib/secrets.sh); servers may sit at any address. */
-    static final String SERVER_NAME = "server.rpcmatrix.test";
+    /**
+     * The name the client verifies on every server certificate (ClientOptions.tlsServerName: the set-up's, or a
+     * server elsewhere's); servers may sit at any address. Static: the factories arrive inside the server's stubs.
+     */
+    private static volatile String serverName = ClientOptions.SET_UP_SERVER_NAME;
 
     private static final Map<String, SSLSocketFactory> FACTORIES = new ConcurrentHashMap<>();
 
@@ -38,6 +42,10 @@ final class ClientSockets implements RMIClientSocketFactory, Serializable {
     /** Makes {@code profile} a TLS profile of this process with {@code factory}'s keys and trust. */
     static void register(String profile, SSLSocketFactory factory) {
         FACTORIES.put(profile, factory);
+    }
+
+    static void verifyName(String name) {
+        serverName = name;
     }
 
     static SSLSocketFactory registered(String profile) {
@@ -58,11 +66,12 @@ final class ClientSockets implements RMIClientSocketFactory, Serializable {
             throw new IOException("no TLS keys registered for client socket profile " + profile);
         }
         // Layered over the connected socket, named for the certificate: the client verifies the server's
-        // chain against the set-up CA and the name server.rpcmatrix.test, not the address it dials.
-        SSLSocket ssl = (SSLSocket) tls.createSocket(socket, SERVER_NAME, port, true);
+        // chain against the CA and the server's name, not the address it dials.
+        String name = serverName;
+        SSLSocket ssl = (SSLSocket) tls.createSocket(socket, name, port, true);
         SSLParameters parameters = ssl.getSSLParameters();
         parameters.setEndpointIdentificationAlgorithm("HTTPS");
-        parameters.setServerNames(List.of(new SNIHostName(SERVER_NAME)));
+        parameters.setServerNames(List.of(new SNIHostName(name)));
         ssl.setSSLParameters(parameters);
         ssl.startHandshake();
         return ssl;

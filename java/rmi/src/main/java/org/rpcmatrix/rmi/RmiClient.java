@@ -1,6 +1,7 @@
 package org.rpcmatrix.rmi;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.rmi.ConnectIOException;
 import java.rmi.MarshalledObject;
@@ -56,6 +57,7 @@ final class RmiClient extends OperationClient implements CalculatorClient, Attac
         boolean tls = RmiServer.isTls(options.protocol().variant("security"));
         if (tls) {
             registerTlsProfiles(options.secrets());
+            ClientSockets.verifyName(options.tlsServerName());
         }
         return connect(options.host(), options.port(), tls);
     }
@@ -64,7 +66,12 @@ final class RmiClient extends OperationClient implements CalculatorClient, Attac
     static void registerTlsProfiles(Path secrets) throws IOException, GeneralSecurityException {
         ClientSockets.register(ClientSockets.TLS, TlsContexts.client(secrets, "client.p12").getSocketFactory());
         ClientSockets.register(NO_CERTIFICATE, TlsContexts.client(secrets, null).getSocketFactory());
-        ClientSockets.register(UNTRUSTED_CERTIFICATE, TlsContexts.client(secrets, "rogue-client.p12").getSocketFactory());
+        // the attack's certificate of another CA: the set-up makes one; a user's own material may lack it, and then
+        // that attack finds no keys for its profile and says so
+        if (Files.exists(secrets.resolve("rogue-client.p12"))) {
+            ClientSockets.register(UNTRUSTED_CERTIFICATE,
+                    TlsContexts.client(secrets, "rogue-client.p12").getSocketFactory());
+        }
     }
 
     static RmiClient connect(String host, int port, boolean tls) throws Exception {

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.rpcmatrix.core.adapter.ClientOptions;
 import org.rpcmatrix.core.adapter.ServerOptions;
 import org.rpcmatrix.core.testing.TestSessions;
@@ -21,6 +23,14 @@ class OptionsTest {
                 "--idl", IDL, "--secrets", "s"});
         assertEquals(new ClientOptions(TestSessions.protocol("grpc-tls"), "127.0.0.1", 5, Path.of(IDL), Path.of("s")), o);
         assertEquals("tls", o.protocol().variant("security"));
+    }
+
+    @Test
+    void theTlsNameIsTheSetUpsUnlessTheSecretsGiveOne(@TempDir Path secrets) throws Exception {
+        ClientOptions o = new ClientOptions(TestSessions.protocol("grpc-tls"), "h", 1, Path.of(IDL), secrets);
+        assertEquals(ClientOptions.SET_UP_SERVER_NAME, o.tlsServerName());
+        Files.writeString(secrets.resolve("server-name"), "api.example.test\n");
+        assertEquals("api.example.test", o.tlsServerName());
     }
 
     @Test
