@@ -25,7 +25,8 @@ function method(operation, bench) {
   const write = writer(operation.returns);
   const call = bench[operation.name];
   const names = operation.params.map((p) => p.name).join(', ');
-  return (params, callback) => {
+  return (given, callback) => {
+    const params = given === undefined ? [] : given; // JSON-RPC 2.0 lets a call without parameters leave params out
     if (!Array.isArray(params) || params.length !== readers.length) {
       callback({ code: INVALID_PARAMS, message: `${operation.name} takes ${readers.length} positional params (${names})` });
       return;
