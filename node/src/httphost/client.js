@@ -7,14 +7,28 @@ const zlib = require('node:zlib');
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const TIMEOUT_MS = 120 * 1000;
 
+// A keep-alive Agent of one socket whose connections have TCP_NODELAY from the start.
+class NoDelayAgent extends http.Agent {
+  constructor() {
+    super({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 60000 });
+    this.connections = 0;
+  }
+
+  createConnection(options, callback) {
+    const socket = super.createConnection(options, callback);
+    socket.setNoDelay(true);
+    this.connections += 1;
+    return socket;
+  }
+}
+
 class HttpClient {
   constructor(host, port, path, { gzip = false } = {}) {
     this.host = host;
     this.port = port;
     this.path = path;
     this.gzip = gzip;
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 60000 });
-    this.connections = 0;
+    this.agent = new NoDelayAgent();
   }
 
   // POST body (Buffer or string); resolves to { status, headers, body (Buffer) }.
@@ -51,13 +65,6 @@ class HttpClient {
         });
         response.on('error', reject);
       });
-      request.on('socket', (socket) => {
-        if (!socket.rpcmatrixSeen) {
-          socket.rpcmatrixSeen = true;
-          socket.setNoDelay(true);
-          this.connections += 1;
-        }
-      });
       request.on('timeout', () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
       request.on('error', reject);
       request.end(payload);
@@ -67,7 +74,7 @@ class HttpClient {
   // Drops the kept connection: the next call opens a new one.
   reset() {
     this.agent.destroy();
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 60000 });
+    this.agent = new NoDelayAgent();
   }
 
   close() {
@@ -75,4 +82,4 @@ class HttpClient {
   }
 }
 
-module.exports = { HttpClient };
+module.exports = { HttpClient, NoDelayAgent };
