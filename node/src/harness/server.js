@@ -14,9 +14,6 @@ async function run(argv, start, families) {
     process.stderr.write(`cannot start the server: ${e && e.stack ? e.stack : e}\n`);
     process.exit(1);
   }
-  const ready = { ready: true, port: server.port };
-  if (server.facts) ready.facts = server.facts;
-  process.stdout.write(`${JSON.stringify(ready)}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -32,6 +29,9 @@ async function run(argv, start, families) {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  const ready = { ready: true, port: server.port };
+  if (server.facts) ready.facts = server.facts;
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
 }
 
 // stdout carries only the protocol's lines: whatever a library logs goes to stderr.

@@ -218,15 +218,21 @@ class SoapClient {
     try {
       const published = await soap.createClientAsync(`${this.url}?wsdl`, { ...clientOptions(this.version, this.url, connection.request), disableCache: true });
       const description = published.describe();
-      const service = description.BenchService;
-      if (!service) return { consumable: false, reason: `node-soap read the WSDL at ?wsdl but found no BenchService (services: ${Object.keys(description).join(', ') || 'none'})` };
-      const portName = Object.keys(service).find((p) => p === PORTS[this.version]) || Object.keys(service)[0];
-      const operations = Object.keys(service[portName] || {});
-      const missing = OPERATIONS.filter((op) => !op.isStream && !operations.includes(op.name)).map((op) => op.name);
-      if (missing.length) return { consumable: false, reason: `node-soap built a client from ?wsdl whose port ${portName} lacks ${missing.join(', ')}` };
-      if (this.security !== 'none') published.setSecurity(this.credential());
-      await this.invoke(published.BenchService[portName], 'ping', {});
-      return { consumable: true, reason: `node-soap built a client from ?wsdl (port ${portName}, ${operations.length} operations) and pinged through it` };
+      // the contract's service and port, under whatever names the server's WSDL gives them
+      const wanted = OPERATIONS.filter((op) => !op.isStream).map((op) => op.name);
+      const ports = [];
+      for (const [serviceName, service] of Object.entries(description)) {
+        for (const [portName, port] of Object.entries(service)) ports.push([serviceName, portName, Object.keys(port)]);
+      }
+      const found = ports.find(([, portName, names]) => portName === PORTS[this.version] && wanted.every((n) => names.includes(n)))
+        || ports.find(([, , names]) => wanted.every((n) => names.includes(n)));
+      if (!found) {
+        return { consumable: false, reason: `node-soap read the WSDL at ?wsdl but no port of it has the contract's operations (${ports.map(([sv, p, names]) => `${sv}/${p}: ${names.length} operations`).join('; ') || 'no ports'})` };
+      }
+      const [serviceName, portName, operations] = found;
+      if (this.security !== 'none') published.setSecurity(this.client.security);
+      await this.invoke(published[serviceName][portName], 'ping', {});
+      return { consumable: true, reason: `node-soap built a client from ?wsdl (${serviceName}/${portName}, ${operations.length} operations) and pinged through it` };
     } catch (e) {
       return { consumable: false, reason: `node-soap cannot build a working client from ?wsdl: ${e.message}` };
     } finally {

@@ -8,7 +8,7 @@
 // NaN) and is checked here; a repeated element is an array, or a single value when it occurs once.
 const { STRUCTS } = require('../contract/operations');
 const { InvalidValue } = require('../contract/errors');
-const { checkInteger, checkInt64, checkFloat32, float32Text, float64Text, describe } = require('../contract/scalars');
+const { checkInteger, checkInt64, float32Text, float64Text, describe } = require('../contract/scalars');
 
 const XSD_TYPES = { int8: 'byte', int16: 'short', int32: 'int', int64: 'long', timestamp: 'long', float32: 'float', float64: 'double', bool: 'boolean', bytes: 'base64Binary' };
 
@@ -102,7 +102,7 @@ function reader(type) {
     }; break;
     case 'int8': case 'int16': case 'int32': r = (v) => checkInteger(type, Number(readInteger(v, type))); break;
     case 'int64': case 'timestamp': r = (v) => checkInt64(type, readInteger(v, type)); break;
-    case 'float32': r = (v) => checkFloat32(Math.fround(readFloat(v, 'xs:float'))); break;
+    case 'float32': r = (v) => Math.fround(readFloat(v, 'xs:float')); break; // an xs:float literal names the nearest float32
     case 'float64': r = (v) => readFloat(v, 'xs:double'); break;
     case 'string': r = (v) => {
       if (v === undefined || v === null) return '';

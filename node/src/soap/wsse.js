@@ -41,8 +41,19 @@ function securityOf(options) {
 }
 
 // node-soap's signer with NAME.key / NAME.crt: RSA-SHA256, SHA-256 digests, exclusive C14N over Body and
-// Timestamp, wsu:Id attributes, the certificate in a BinarySecurityToken.
+// Timestamp, wsu:Id attributes, the certificate in a BinarySecurityToken; one per key for the process's life.
+// WSSecurityCert signs no nonce: its Timestamp has whole seconds and its wsu:Ids count from _0 in each
+// instance, so two instances signing the same Body within a second make the same SignatureValue, which a
+// server's replay cache refuses. One instance's count goes on, so its signatures differ.
+const signers = new Map();
+
 function signer(options, name) {
+  const key = `${options.secrets}\u0000${name}`;
+  if (!signers.has(key)) signers.set(key, newSigner(options, name));
+  return signers.get(key);
+}
+
+function newSigner(options, name) {
   const made = new WSSecurityCert(secret(options, `${name}.key`), secret(options, `${name}.crt`), '', {
     hasTimeStamp: true, signatureAlgorithm: RSA_SHA256, digestAlgorithm: SHA256,
     signerOptions: { prefix: 'ds', idMode: 'wssecurity' },
