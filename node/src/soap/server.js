@@ -13,7 +13,7 @@ const { OPERATIONS } = require('../contract/operations');
 const { served } = require('../contract/reference');
 const { BenchError } = require('../contract/errors');
 const { readBody, HttpError } = require('../httphost/server');
-const { document, PORTS, TNS } = require('./wsdl');
+const { document, PORTS, TNS, SOAP11, SOAP12 } = require('./wsdl');
 const { writer, reader, CUSTOM_DESERIALIZER, escape } = require('./mapping');
 const wsse = require('./wsse');
 
@@ -104,6 +104,14 @@ async function start(options) {
     }
     readBody(request).then((body) => {
       const text = body.toString('utf8');
+      if (/<!DOCTYPE/i.test(text.slice(0, 4096))) { // sax would read it and go on; SOAP forbids a DTD (SOAP 1.1 section 3, SOAP 1.2 part 1 section 5)
+        const refusal = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${version === '1.1' ? SOAP11 : SOAP12}"><soap:Body><soap:Fault>${version === '1.1'
+          ? '<faultcode>soap:Client</faultcode><faultstring>a document type declaration is not taken</faultstring>'
+          : '<soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">a document type declaration is not taken</soap:Text></soap:Reason>'}</soap:Fault></soap:Body></soap:Envelope>`;
+        response.writeHead(500, { 'Content-Type': version === '1.1' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8', 'Content-Length': Buffer.byteLength(refusal) });
+        response.end(refusal);
+        return;
+      }
       if (guard) {
         try {
           guard.check(text);
