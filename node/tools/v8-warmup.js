@@ -3,7 +3,9 @@
 // Warm-up): starts the family's server in a child process and its client here, both with V8's --trace-opt,
 // makes back-to-back calls of one workload in batches for a number of seconds, and prints per half second
 // the batches' median call time and the functions TurboFan and Maglev finished optimising on each side.
-//   node --trace-opt node/tools/v8-warmup.js FAMILY PROTOCOL WORKLOAD SECONDS
+//   node --trace-opt node/tools/v8-warmup.js FAMILY PROTOCOL WORKLOAD SECONDS | node/tools/v8-warmup-table.awk
+// V8 writes its --trace-opt lines on the process's stdout itself: this tool's own lines start with '#', and
+// the awk script counts the client's trace lines between them.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { loadProtocol, loadWorkloads } = require('../src/contract/catalog');
@@ -14,16 +16,7 @@ const IDL = path.join(ROOT, 'idl');
 const [family, protocol, workloadName, seconds] = process.argv.slice(2);
 const OPTIMISED = /completed (?:optimizing|compiling)|completed optimizing/;
 
-let clientOptimised = 0;
-const write = process.stdout.write.bind(process.stdout);
-process.stdout.write = (chunk, ...rest) => { // --trace-opt prints on stdout: count its lines, print ours
-  const text = String(chunk);
-  if (text.startsWith('[')) {
-    clientOptimised += (text.match(new RegExp(OPTIMISED.source, 'g')) || []).length;
-    return true;
-  }
-  return write(chunk, ...rest);
-};
+const write = (text) => process.stdout.write(text);
 
 async function main() {
   const server = spawn(process.execPath, ['--trace-opt', path.join(ROOT, 'node', 'src', family, 'main.js'), 'server', '--protocol', protocol, '--host', '127.0.0.1', '--port', '0', '--idl', IDL, '--secrets', path.join(ROOT, 'secrets')]);
@@ -45,8 +38,7 @@ async function main() {
   let window = [];
   let nextReport = started + 500000000n;
   let seenServer = 0;
-  let seenClient = 0;
-  write('t_s\tcalls\tmedian_us\tserver_optimised\tclient_optimised\n');
+  write('#t_s\tcalls\tmedian_us\tserver_optimised\n');
   for (;;) {
     const t0 = process.hrtime.bigint();
     await client.call(workload.operation, args);
@@ -54,9 +46,8 @@ async function main() {
     window.push(Number(t1 - t0) / 1000);
     if (t1 >= nextReport) {
       window.sort((a, b) => a - b);
-      write(`${(Number(t1 - started) / 1e9).toFixed(1)}\t${window.length}\t${window[window.length >> 1].toFixed(1)}\t${serverOptimised - seenServer}\t${clientOptimised - seenClient}\n`);
+      write(`#${(Number(t1 - started) / 1e9).toFixed(1)}\t${window.length}\t${window[window.length >> 1].toFixed(1)}\t${serverOptimised - seenServer}\n`);
       seenServer = serverOptimised;
-      seenClient = clientOptimised;
       window = [];
       nextReport = t1 + 500000000n;
       if (t1 >= end) break;
