@@ -60,11 +60,11 @@ publish RUN="results/latest":
 
 # Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix (what CI runs)
 [group('test')]
-test: setup lint test-runner test-java test-python test-dotnet test-smoke test-metadata test-certify test-battery
+test: setup lint test-runner test-java test-python test-dotnet test-node test-smoke test-metadata test-certify test-battery
 
 # The fast loop: lint, the runner's unit tests and each language's unit tests (no bats, smoke matrix or battery)
 [group('test')]
-test-fast: setup lint test-runner-unit test-java test-python test-dotnet
+test-fast: setup lint test-runner-unit test-java test-python test-dotnet test-node
 
 # Python lint: ruff (ruff.toml) over runner/ and python/
 [group('test')]
@@ -103,6 +103,11 @@ test-python:
 [group('test')]
 test-dotnet:
     bash dotnet/test.sh
+
+# Node.js: ESLint, then the unit and process tests on Node's built-in test runner (node --test)
+[group('test')]
+test-node:
+    bash node/test.sh
 
 # Real processes, each pair of languages of every protocol and every implementation on each side, every vector but the
 # large ones (just certify sends them, crossing every pair) and a few timed calls, in two runs at once; every vector

@@ -1,0 +1,85 @@
+'use strict';
+// The HTTP/1.1 client the HTTP families share: node:http with a keep-alive Agent of one socket (one
+// connection, reused for every call), TCP_NODELAY, each request written whole with its Content-Length.
+const http = require('node:http');
+const zlib = require('node:zlib');
+
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const TIMEOUT_MS = 120 * 1000;
+
+// A keep-alive Agent of one socket whose connections have TCP_NODELAY from the start.
+class NoDelayAgent extends http.Agent {
+  constructor() {
+    super({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 60000 });
+    this.connections = 0;
+  }
+
+  createConnection(options, callback) {
+    const socket = super.createConnection(options, callback);
+    socket.setNoDelay(true);
+    this.connections += 1;
+    return socket;
+  }
+}
+
+class HttpClient {
+  constructor(host, port, path, { gzip = false } = {}) {
+    this.host = host;
+    this.port = port;
+    this.path = path;
+    this.gzip = gzip;
+    this.agent = new NoDelayAgent();
+  }
+
+  // POST body (Buffer or string); resolves to { status, headers, body (Buffer) }.
+  post(body, contentType, extraHeaders = {}) {
+    let payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const headers = { 'Content-Type': contentType, ...extraHeaders };
+    if (this.gzip) {
+      payload = zlib.gzipSync(payload);
+      headers['Content-Encoding'] = 'gzip';
+      headers['Accept-Encoding'] = 'gzip';
+    }
+    headers['Content-Length'] = payload.length;
+    return new Promise((resolve, reject) => {
+      const request = http.request({ host: this.host, port: this.port, path: this.path, method: 'POST', agent: this.agent, headers, timeout: TIMEOUT_MS }, (response) => {
+        const chunks = [];
+        let length = 0;
+        response.on('data', (chunk) => {
+          length += chunk.length;
+          if (length > MAX_ANSWER_BYTES) {
+            response.destroy(new Error('an answer over 64 MiB'));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          let answer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
+          try {
+            if ((response.headers['content-encoding'] || '').toLowerCase() === 'gzip') answer = zlib.gunzipSync(answer, { maxOutputLength: MAX_ANSWER_BYTES });
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          resolve({ status: response.statusCode, headers: response.headers, body: answer });
+        });
+        response.on('error', reject);
+      });
+      request.on('timeout', () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+      request.on('error', reject);
+      request.end(payload);
+    });
+  }
+
+  // Drops the kept connection: the next call opens a new one.
+  reset() {
+    this.agent.destroy();
+    this.agent = new NoDelayAgent();
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+}
+
+module.exports = { HttpClient, NoDelayAgent };
