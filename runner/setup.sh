@@ -44,6 +44,15 @@ manifest_packages() {
   jq -r '.apt // [] | .[]' "$ROOT"/*/manifest.json | sort -u
 }
 
+# Packages wanted only for a command not on PATH ("apt_commands": {"npm": "npm"}): a runtime from another
+# distribution may bundle the command and conflict with Debian's package of it (NodeSource's nodejs and npm).
+packages_for_missing_commands() {
+  local command package
+  while IFS=$'\t' read -r command package; do
+    command -v "$command" >/dev/null || printf '%s\n' "$package"
+  done < <(jq -r '.apt_commands // {} | to_entries[] | [.key, .value] | @tsv' "$ROOT"/*/manifest.json | sort -u)
+}
+
 python_venv() {
   bash "$ROOT/python/venv.sh"
   if ! "$VENV/bin/python" -c 'import hdrh, pytest, xdist, scipy, sqlalchemy, psycopg, matplotlib, playwright' 2>/dev/null || [[ ! -x "$VENV/bin/just" || ! -x "$VENV/bin/ruff" ]]; then
@@ -77,6 +86,8 @@ main() {
   local -a packages
   mapfile -t packages < <(manifest_packages)
   apt_install "${RUNNER_PACKAGES[@]}" "${packages[@]}"
+  mapfile -t packages < <(packages_for_missing_commands)
+  ((${#packages[@]} == 0)) || apt_install "${packages[@]}"
   python_venv
   link_just
   build_floor

@@ -1,11 +1,11 @@
 'use strict';
 // The gRPC client: one @grpc/grpc-js channel (one HTTP/2 connection) per connect, the generic client
 // proto-loader builds, one call at a time; a server stream read to its end and its chunks concatenated.
-// grpc-tls trusts ca.crt and verifies the name server.rpcmatrix.test, not the address it dials.
+// grpc-tls trusts ca.crt and verifies the secrets' server name (service.serverName), not the address it dials.
 const grpc = require('@grpc/grpc-js');
 const { OPERATIONS } = require('../contract/operations');
 const { concatenate } = require('../harness/conformance');
-const { service, tls, read, SERVER_NAME } = require('./service');
+const { service, tls, read, serverName } = require('./service');
 const { table, errorOf } = require('./mapping');
 
 const TABLE = new Map(OPERATIONS.map((op) => [op.name, table(op)]));
@@ -15,7 +15,8 @@ class GrpcClient {
     const Bench = service();
     const secure = tls(options);
     const credentials = secure ? grpc.credentials.createSsl(read(options, 'ca.crt')) : grpc.credentials.createInsecure();
-    const channelOptions = secure ? { 'grpc.ssl_target_name_override': SERVER_NAME, 'grpc.default_authority': SERVER_NAME } : {};
+    const name = secure ? serverName(options) : null;
+    const channelOptions = secure ? { 'grpc.ssl_target_name_override': name, 'grpc.default_authority': name } : {};
     this.stub = new Bench(`${options.host}:${options.port}`, credentials, channelOptions);
     this.facts = { tls: secure ? `node:tls (OpenSSL ${process.versions.openssl})` : 'none' };
   }

@@ -29,4 +29,12 @@ function read(options, name) {
   return fs.readFileSync(path.join(options.secrets, name));
 }
 
-module.exports = { service, tls, read, SERVER_NAME };
+// The name a client verifies rather than the address it dials (the server may sit in a namespace at an
+// address its certificate cannot know): the secrets folder's server-name when it has one (a server
+// elsewhere, runner/README.md#certification), else SERVER_NAME.
+function serverName(options) {
+  const given = path.join(options.secrets, 'server-name');
+  return fs.existsSync(given) ? fs.readFileSync(given, 'utf8').trim() : SERVER_NAME;
+}
+
+module.exports = { service, tls, read, serverName };
