@@ -2,6 +2,8 @@ package org.rpcmatrix.hessian;
 
 import com.caucho.hessian.io.SerializerFactory;
 import com.caucho.hessian.server.HessianServlet;
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Map;
@@ -48,7 +50,12 @@ final class HessianServer {
     /**
      * HessianServlet with buffered streams ({@link StreamBuffers}): a Hessian 1 call is read, and its reply
      * written, through HessianInput and HessianOutput, which go to the servlet's streams a byte at a time. The
-     * reply's bytes are the same; HessianSkeleton closes its output, which flushes them, as before.
+     * reply's bytes are the same. HessianSkeleton closes its output even when the call could not be read, and
+     * Hessian2Output's close flushes the stream under it: on the servlet's stream that committed an empty HTTP 200
+     * before the failure reached the container (an invalid document, or a 10,000-deep nesting, got no answer at
+     * all). Here the skeleton's flush and close only hand the bytes to the servlet's stream, so a call that could
+     * not be read leaves nothing committed and the container answers 500 with the reason; a reply goes out when
+     * the servlet returns, with its Content-Length when it fits in Jetty's buffer.
      */
     private static final class BufferedHessianServlet extends HessianServlet {
         private static final long serialVersionUID = 1L;
@@ -57,8 +64,33 @@ final class HessianServer {
         protected void invoke(InputStream is, OutputStream os, String objectId, SerializerFactory serializerFactory)
                 throws Exception {
             StreamBuffers.Out out = StreamBuffers.out(os);
-            super.invoke(StreamBuffers.in(is), out, objectId, serializerFactory);
-            out.flush();
+            super.invoke(StreamBuffers.in(is), new Uncommitting(out), objectId, serializerFactory);
+            out.drain();
+        }
+    }
+
+    /** The skeleton's view of the reply's stream: flush and close hand the buffered bytes on, nothing more. */
+    private static final class Uncommitting extends FilterOutputStream {
+        private final StreamBuffers.Out out;
+
+        Uncommitting(StreamBuffers.Out out) {
+            super(out);
+            this.out = out;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.drain();
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.drain();
         }
     }
 }
