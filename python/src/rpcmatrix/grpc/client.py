@@ -37,6 +37,9 @@ def _stream(entry: Mapping, rpc):
 class GrpcClient:
     """The gRPC client adapter: the Bench methods in snake_case, bound to the stub at construction."""
 
+    # A channel is thread-safe and multiplexes calls over HTTP/2 streams (the load command's workers share it).
+    shares_connection = True
+
     def __init__(self, channel: grpc.Channel):
         self._channel = channel
         stub = bench_pb2_grpc.BenchStub(channel)
