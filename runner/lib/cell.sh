@@ -74,9 +74,10 @@ time_workload() {
           if [[ "$line" =~ ^[[:space:]]*"$IF_CLIENT": ]]; then value="$line"; fi
         done 2>/dev/null <"/proc/$cpid/net/dev" || true
       fi
-      row+=$'\t'"$value"
+      row+=$'\t'"$value"$'\t'"${EPOCHREALTIME/./}"
     done
     IFS= read -r answer <"$dir/.answer"
+    printf '%s\n' "$answer" >>"$dir/$name.answers.jsonl"
     calls=0
     if [[ "$answer" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then calls="${BASH_REMATCH[1]}"; fi
     printf '%s%s\n' "$calls" "$row" >>"$dir/$name.repetitions.tsv"
@@ -196,6 +197,10 @@ run_cell() {
   case "$outcome" in
     0)
       time_workloads "$dir" "$pass" "$ckey" "$skey" "$client_jit" "$server_jit" || retire "$ckey"
+      # a load profile's later rounds, each planned from the points before it (runner/conductor/load.py)
+      while [[ -e "$dir/timing.more" ]] && alive "$ckey" && conduct timing-next "${step[@]}"; do
+        time_workloads "$dir" "$pass" "$ckey" "$skey" "$client_jit" "$server_jit" || retire "$ckey"
+      done
       if alive "$ckey"; then count_wire "$dir" "$ckey" "$skey"; fi
       ;;
     3) retire "$ckey" ;; # the client is gone or hangs: the conductor ended the cell
