@@ -91,45 +91,53 @@ def timing_line(s: dict, mode: str, number: float) -> str:
     return "\t".join([*map(str, columns), *(json.dumps(c) for c in commands)]) + "\n"
 
 
+def point_of(answer: dict) -> dict:
+    """What the rules below read of a point: its counts and its latency p99 (µs), from a client's answer."""
+    from .load_fold import percentiles  # reading the histograms lives with the fold
+    latency = percentiles(answer, "latency")
+    return {key: answer.get(key) for key in ("mode", "offered_per_s", "achieved_per_s", "errors", "dropped", "hung")} \
+        | {"p99_us": latency["p99"] if latency else None}
+
+
+def point_of_record(rec: dict) -> dict:
+    """The same from a point's record (load_fold.point_record), for the report."""
+    return {key: rec["load"].get(key) for key in ("mode", "offered_per_s", "achieved_per_s", "errors", "dropped",
+                                                   "hung")} | {"p99_us": (rec.get("latency_us") or {}).get("p99")}
+
+
 def answers(cell_dir: Path) -> dict[str, dict]:
-    """The answer of every point run so far in the cell's pass, by name (the shell keeps each repetition's
-    answer in <name>.answers.jsonl)."""
+    """Every point run so far in the cell's pass, by name (point_of; the shell keeps each repetition's answer in
+    <name>.answers.jsonl)."""
     out = {}
     for path in sorted(cell_dir.glob("*@*.answers.jsonl")):
         lines = path.read_text().splitlines()
         if lines:
             answer = json.loads(lines[-1])
             if answer.get("ok"):
-                out[path.name.removesuffix(".answers.jsonl")] = answer
+                out[path.name.removesuffix(".answers.jsonl")] = point_of(answer)
     return out
 
 
-def p99_us(answer: dict) -> float | None:
-    from .load_fold import percentiles  # the histograms' reading lives with the fold
-    found = percentiles(answer, "latency")
-    return found["p99"] if found else None
-
-
-def within(answer: dict, bound: float | None) -> bool:
+def within(point: dict, bound: float | None) -> bool:
     """An open-loop point within the knee's bound: its p99 under the bound, the rate it was offered achieved,
     nothing failed, dropped or hung."""
-    p99 = p99_us(answer)
-    return (bound is not None and p99 is not None and p99 <= bound and not answer.get("errors")
-            and not answer.get("dropped") and not answer.get("hung")
-            and answer.get("achieved_per_s", 0) >= ACHIEVED_SHARE * answer.get("offered_per_s", 0))
+    p99 = point.get("p99_us")
+    return (bound is not None and p99 is not None and p99 <= bound and not point.get("errors")
+            and not point.get("dropped") and not point.get("hung")
+            and (point.get("achieved_per_s") or 0) >= ACHIEVED_SHARE * (point.get("offered_per_s") or 0))
 
 
 def knee(points: dict[str, dict], s: dict) -> dict:
     """The highest offered rate within the bound below which every rate tried is within it too, and the lowest
     rate beyond it: {"rate", "beyond", "bound_us"} (None where there is none)."""
     one = points.get(point_name(s["workload"], "closed", 1))
-    base = p99_us(one) if one else None
+    base = one.get("p99_us") if one else None
     bound = base * s["p99_multiple"] if base is not None else None
-    rates = sorted((parse_point(name)[2], answer) for name, answer in points.items()
-                   if parse_point(name) and parse_point(name)[1] == "open")
+    rates = sorted(((parse_point(name)[2], point) for name, point in points.items()
+                    if parse_point(name) and parse_point(name)[1] == "open"), key=lambda x: x[0])
     rate = beyond = None
-    for offered, answer in rates:
-        if within(answer, bound):
+    for offered, point in rates:
+        if within(point, bound):
             rate = offered
         else:
             beyond = offered
@@ -137,18 +145,30 @@ def knee(points: dict[str, dict], s: dict) -> dict:
     return {"rate": rate, "beyond": beyond, "bound_us": bound}
 
 
-def best_closed(points: dict[str, dict], workload: str) -> float:
-    return max((a.get("achieved_per_s", 0) for n, a in points.items()
-                if parse_point(n) and parse_point(n)[1] == "closed" and not a.get("errors")), default=0.0)
+def best_closed(points: dict[str, dict]) -> float:
+    """The closed loop's best throughput over its points without errors."""
+    return max((p.get("achieved_per_s") or 0 for n, p in points.items()
+                if parse_point(n) and parse_point(n)[1] == "closed" and not p.get("errors")), default=0.0)
+
+
+def cpu_rate(shares: list[tuple[float, float]], share: float) -> float | None:
+    """The offered rate at which the server's CPU reaches `share` of a CPU, interpolated between the open-loop
+    points (offered rate, server CPU share) around it; None when no point reached it."""
+    shares = sorted(shares)
+    if shares and shares[0][1] >= share:
+        return shares[0][0]
+    for (r0, s0), (r1, s1) in zip(shares, shares[1:], strict=False):
+        if s0 < share <= s1:
+            return r0 + (share - s0) / (s1 - s0) * (r1 - r0)
+    return None
 
 
 def next_round(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
     """The points of the next round (see the module's text), or none: the cell's load is done."""
-    workload = s["workload"]
     ran = {parse_point(n)[1:] for n in points if parse_point(n)}
     modes = {mode for mode, _ in ran}
     if "open" not in modes and "overload" not in modes:
-        best = best_closed(points, workload)
+        best = best_closed(points)
         if best <= 0:
             return []  # no closed-loop point answered: nothing to offer a rate against
         return [("open", max(1, best * f)) for f in s["open_fractions"]]
@@ -159,7 +179,7 @@ def next_round(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
             middle = (found["rate"] + found["beyond"]) / 2
             if int(round(middle)) not in {n for mode, n in ran if mode == "open"}:
                 return [("open", middle)]
-        target = found["rate"] or best_closed(points, workload)
+        target = found["rate"] or best_closed(points)
         return [("overload", max(1, target * s["overload"]["factor"])), ("recovery", 1)]
     return []
 

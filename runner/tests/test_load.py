@@ -21,6 +21,10 @@ def answer(mode, in_flight, achieved, latency_ns, offered=None, **counts):
     return out | counts
 
 
+def point(*args, **counts):
+    return load.point_of(answer(*args, **counts))
+
+
 def test_point_names_read_back():
     assert load.point_name("ping", "open", 2400.4) == "ping@open-2400"
     assert load.parse_point("ping@open-2400") == ("ping", "open", 2400)
@@ -29,19 +33,19 @@ def test_point_names_read_back():
 
 def test_rounds_closed_then_open_at_fractions_of_the_best_then_the_knee_then_overload():
     assert load.first_round(S) == [("closed", 1), ("closed", 4)]
-    points = {"ping@closed-1": answer("closed", 1, 10_000, [100_000] * 100),
-              "ping@closed-4": answer("closed", 4, 20_000, [200_000] * 100)}
+    points = {"ping@closed-1": point("closed", 1, 10_000, [100_000] * 100),
+              "ping@closed-4": point("closed", 4, 20_000, [200_000] * 100)}
     assert load.next_round(points, S) == [("open", 10_000), ("open", 20_000)]
     # 10,000/s within the bound (10 x the 100 µs p99 of one call at a time), 20,000/s beyond it: one rate between
-    points["ping@open-10000"] = answer("open", 64, 10_000, [300_000] * 100, offered=10_000)
-    points["ping@open-20000"] = answer("open", 64, 15_000, [5_000_000] * 100, offered=20_000)
+    points["ping@open-10000"] = point("open", 64, 10_000, [300_000] * 100, offered=10_000)
+    points["ping@open-20000"] = point("open", 64, 15_000, [5_000_000] * 100, offered=20_000)
     assert load.next_round(points, S) == [("open", 15_000)]
-    points["ping@open-15000"] = answer("open", 64, 15_000, [400_000] * 100, offered=15_000)
+    points["ping@open-15000"] = point("open", 64, 15_000, [400_000] * 100, offered=15_000)
     assert load.knee(points, S)["rate"] == 15_000
     # refine is spent: twice the knee, then one call at a time to see the server recover
     assert load.next_round(points, S) == [("overload", 30_000), ("recovery", 1)]
-    points["ping@overload-30000"] = answer("open", 64, 12_000, [9_000_000] * 100, offered=30_000)
-    points["ping@recovery-1"] = answer("closed", 1, 9_000, [110_000] * 100)
+    points["ping@overload-30000"] = point("open", 64, 12_000, [9_000_000] * 100, offered=30_000)
+    points["ping@recovery-1"] = point("closed", 1, 9_000, [110_000] * 100)
     assert load.next_round(points, S) == []
 
 
@@ -56,8 +60,8 @@ def test_no_closed_point_answered_ends_the_load():
     ({"achieved_per_s": 9_000}, False),  # under 97% of the 10,000 offered
 ])
 def test_a_rate_is_within_the_knee_only_when_nothing_went_wrong(counts, within):
-    point = answer("open", 64, 10_000, [300_000] * 100, offered=10_000) | counts
-    assert load.within(point, 1_000) is within
+    given = point("open", 64, 10_000, [300_000] * 100, offered=10_000) | counts
+    assert load.within(given, 1_000) is within
 
 
 def test_the_commands_state_every_setting():
@@ -68,6 +72,13 @@ def test_the_commands_state_every_setting():
     assert load.command(S, "overload", 4800)["duration_ms"] == 3000
     line = load.timing_line(S, "open", 2400).rstrip("\n").split("\t")
     assert line[0] == "ping@open-2400" and json.loads(line[8]) == opened
+
+
+def test_the_rate_at_a_cpu_share_is_interpolated():
+    shares = [(1000, 0.2), (2000, 0.6), (3000, 1.0)]
+    assert load.cpu_rate(shares, 0.8) == pytest.approx(2500)
+    assert load.cpu_rate(shares, 0.1) == 1000
+    assert load.cpu_rate(shares[:2], 0.8) is None
 
 
 def test_percentiles_from_a_histogram_or_from_raw_samples():
@@ -106,3 +117,33 @@ def test_a_point_record():
     assert rec["latency_us"]["p99"] == pytest.approx(200, rel=0.01) and rec["guards"] == []
     missing = load_fold.point_record({}, "ping@closed-1", None, rep, 1)
     assert missing["status"] == "error"
+
+
+def test_the_report_gives_each_cell_its_knee_overload_and_points():
+    from types import SimpleNamespace
+
+    from analysis.report import markdown
+    from analysis.report.sections import load as section
+
+    def rec(name, answer_, server_share=0.5):
+        rep = {"client_cpu_us_before": 0, "client_cpu_us_after": 200_000, "server_cpu_us_before": 0,
+               "server_cpu_us_after": int(server_share * 1e6), "wall_us_before": 0, "wall_us_after": 1_000_000}
+        base = {"protocol": "rawtcp", "cell": "rawtcp/python→python", "client": "python", "workload": name,
+                "status": None, "reason": "", "rss_kb": {"server_peak": 40_960}}
+        return load_fold.point_record(base, name, answer_, rep, 1)
+
+    recs = [rec("ping@closed-1", answer("closed", 1, 10_000, [100_000] * 100)),
+            rec("ping@closed-4", answer("closed", 4, 20_000, [200_000] * 100)),
+            rec("ping@open-10000", answer("open", 64, 10_000, [300_000] * 100, offered=10_000), 0.4),
+            rec("ping@open-20000", answer("open", 64, 15_000, [5_000_000] * 100, offered=20_000), 1.0),
+            rec("ping@overload-20000", answer("open", 64, 12_000, [9_000_000] * 100, offered=20_000, errors=3), 1.0),
+            rec("ping@recovery-1", answer("closed", 1, 9_000, [120_000] * 100))]
+    ctx = SimpleNamespace(run={"profile": {"load": {"closed": [1, 4], "open_fractions": [0.5, 1.0]}}},
+                          load_points=recs)
+    text = markdown.render(section.load_points(ctx))
+    knee_row = next(line for line in text.splitlines() if line.startswith("| `rawtcp/python→python`"))
+    assert "20,000/s" in knee_row and "10,000/s" in knee_row  # best closed loop, knee
+    assert "×1.20" in knee_row and "3 errors" in knee_row  # recovery against one call at a time; overload's errors
+    assert "rate at 80% server CPU" in text and "16,667/s" in knee_row  # 0.4 at 10,000/s, 1.0 at 20,000/s
+    assert "under-offered" in text  # 15,000 of 20,000
+    assert section.summary_line(ctx) == "6 points over 1 cells, 2 guarded"
