@@ -28,7 +28,8 @@ DEFAULTS = {
     "warmup_ms": 300,
     "late_ms": 1,
     "timeout_ms": 2000,
-    # The knee's bound: p99 latency within this multiple of the p99 of one call at a time (closed loop, 1).
+    # The knee's bound: p99 latency within this multiple of the p50 of one call at a time (closed loop, 1): its p50,
+    # not its p99, which one stall of the host can move tenfold (3.4 against 44 ms in two cells of one run).
     "p99_multiple": 10,
     "refine": 2,
     # The rate that brings the server to this share of its CPU.
@@ -94,15 +95,16 @@ def timing_line(s: dict, mode: str, number: float) -> str:
 def point_of(answer: dict) -> dict:
     """What the rules below read of a point: its counts and its latency p99 (µs), from a client's answer."""
     from .load_fold import percentiles  # reading the histograms lives with the fold
-    latency = percentiles(answer, "latency")
+    latency = percentiles(answer, "latency") or {}
     return {key: answer.get(key) for key in ("mode", "offered_per_s", "achieved_per_s", "errors", "dropped", "hung")} \
-        | {"p99_us": latency["p99"] if latency else None}
+        | {"p50_us": latency.get("p50"), "p99_us": latency.get("p99")}
 
 
 def point_of_record(rec: dict) -> dict:
     """The same from a point's record (load_fold.point_record), for the report."""
     return {key: rec["load"].get(key) for key in ("mode", "offered_per_s", "achieved_per_s", "errors", "dropped",
-                                                   "hung")} | {"p99_us": (rec.get("latency_us") or {}).get("p99")}
+                                                   "hung")} | {"p50_us": (rec.get("latency_us") or {}).get("p50"),
+                                               "p99_us": (rec.get("latency_us") or {}).get("p99")}
 
 
 def answers(cell_dir: Path) -> dict[str, dict]:
@@ -131,7 +133,7 @@ def knee(points: dict[str, dict], s: dict) -> dict:
     """The highest offered rate within the bound below which every rate tried is within it too, and the lowest
     rate beyond it: {"rate", "beyond", "bound_us"} (None where there is none)."""
     one = points.get(point_name(s["workload"], "closed", 1))
-    base = one.get("p99_us") if one else None
+    base = one.get("p50_us") if one else None
     bound = base * s["p99_multiple"] if base is not None else None
     rates = sorted(((parse_point(name)[2], point) for name, point in points.items()
                     if parse_point(name) and parse_point(name)[1] == "open"), key=lambda x: x[0])

@@ -58,7 +58,10 @@ def target(host: str, port: int) -> str:
 # A server stream read on the calling thread rather than handed over by the channel's own thread per message:
 # gRPC's performance guide (grpc.io/docs/guides/performance, Python) recommends this experimental option,
 # "up to 7% latency per message".
-CHANNEL_OPTIONS = [(grpc.experimental.ChannelOptions.SingleThreadedUnaryStream, 1)]
+# And a subchannel pool of the channel's own: gRPC's core otherwise puts every channel of a process to one target
+# on one connection (4 channels, 1 connection, measured), and the load command's connections would be one.
+CHANNEL_OPTIONS = [(grpc.experimental.ChannelOptions.SingleThreadedUnaryStream, 1),
+                   ("grpc.use_local_subchannel_pool", 1)]
 
 
 def connect(options) -> GrpcClient:

@@ -12,6 +12,7 @@ concurrent calls (`shares_connection`, gRPC's channels): Python's synchronous st
 per connection. Histograms are HdrHistogram's (the `hdrhistogram` package), answered encoded."""
 from __future__ import annotations
 
+import platform
 import random
 import threading
 import time
@@ -195,5 +196,6 @@ def run(plan: LoadPlan, make_call: Callable[[int], Callable[[], object]]) -> dic
 
 
 def generator(plan: LoadPlan) -> dict:
-    return {"name": "rpcmatrix.harness.load", "threads": plan.in_flight,
-            "histogram": f"hdrhistogram {version('hdrhistogram')}", "clock": "time.perf_counter_ns"}
+    return {"name": "rpcmatrix.harness.load", "version": f"Python {platform.python_version()}",
+            "threads": plan.in_flight, "histogram": f"hdrhistogram {version('hdrhistogram')}",
+            "clock": "time.perf_counter_ns"}

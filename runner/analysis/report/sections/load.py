@@ -106,14 +106,20 @@ def points_table(recs: list[dict]) -> Table:
 
 
 def generators(ctx: Context, protocol: str) -> Bullets:
-    seen = {}
+    """Each client's generator, with the most workers it ran."""
+    seen: dict[str, dict] = {}
     for r in ctx.load_points:
         if r["protocol"] == protocol and r.get("generator"):
             g = r["generator"]
-            workers = "an event loop" if g.get("event_loop") else f"{g.get('threads', '?')} threads"
-            seen[r["client"]] = (f"{r['client']}: {g.get('name', '?')} {g.get('version', '')}, {workers}, "
-                                 f"{g.get('histogram', '?')}, {g.get('clock', '?')}, {g.get('client_cpus', '?')} CPU")
-    return Bullets(list(seen.values()) or ["no generator answered"])
+            best = seen.get(r["client"])
+            if best is None or (g.get("threads") or 0) > (best.get("threads") or 0):
+                seen[r["client"]] = g
+    lines = []
+    for client, g in seen.items():
+        workers = "an event loop" if g.get("event_loop") else f"up to {g.get('threads', '?')} threads"
+        lines.append(f"{client}: {g.get('name', '?')} ({g.get('version', '?')}), {workers}, "
+                     f"{g.get('histogram', '?')}, {g.get('clock', '?')}, on {g.get('client_cpus', '?')} CPU")
+    return Bullets(lines or ["no generator answered"])
 
 
 def load_points(ctx: Context) -> list:
@@ -123,7 +129,7 @@ def load_points(ctx: Context) -> list:
         f"loop at {', '.join(map(str, settings['closed']))} calls in flight (a connection each), then open-loop "
         f"{settings['arrival']} rates at fractions of the closed loop's best, each call timed from when it should "
         "have been sent (coordinated omission corrected, as wrk2), the service time from when it was. The knee is "
-        f"the highest rate whose p99 stays within {settings['p99_multiple']} times the p99 of one call at a time, "
+        f"the highest rate whose p99 stays within {settings['p99_multiple']} times the p50 of one call at a time, "
         "with every rate below it within too, nothing failed or dropped and 97% of the rate achieved. Overload: "
         f"{settings['overload']['factor']} times the knee for {settings['overload']['duration_ms']} ms, then one call "
         "at a time again. CPU per call: each side's cgroup CPU over the point's command (its "
