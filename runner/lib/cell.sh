@@ -42,9 +42,9 @@ window_snapshot() {
 # repetition between two readings of the counters, then the samples. Returns client_call's status of the first
 # command that failed, why in DIR/.answer.
 # From the first reading to the last the runner starts no process and reads with builtins only: each side's
-# cgroup CPU and the client's veth line of /proc/<pid>/net/dev, into one tab-separated line of the repetitions'
-# file. A subshell forked right before each repetition made the calls faster on this project's VM (rawtcp
-# python→python 44 µs p50 and 19 µs of server CPU per call against 51-60 µs and 21-29 µs without, alternating
+# cgroup CPU, the client's veth line of /proc/<pid>/net/dev and the wall clock, into one tab-separated line of the
+# repetitions' file; the answer goes to the answers' file. A subshell forked right before each repetition made the
+# calls faster on this project's VM (rawtcp python→python 44 µs p50 and 19 µs of server CPU per call against 51-60 µs and 21-29 µs without, alternating
 # runs): its vCPUs wake faster after recent activity, so the runner keeps its own out of the window, as the
 # floor's client has none of it between its repetitions.
 time_workload() {
@@ -56,6 +56,7 @@ time_workload() {
   reset_peaks "$spid"
   window_snapshot "$cpid" "$spid" "$4" "$5" >"$dir/$name.window.before"
   : >"$dir/$name.repetitions.tsv"
+  : >"$dir/$name.answers.jsonl"
   for ((rep = 0; rep < $7; rep++)); do
     row=""
     for when in before after; do
