@@ -41,12 +41,12 @@ window_snapshot() {
 # workload's commands as the conductor wrote them (its timing plan): prepare, the fixed warm-up, then each
 # repetition between two readings of the counters, then the samples. Returns client_call's status of the first
 # command that failed, why in DIR/.answer.
-# From the first reading to the last the runner starts no process and reads with builtins only: each side's
-# cgroup CPU, the client's veth line of /proc/<pid>/net/dev and the wall clock, into one tab-separated line of the
+# From the first reading to the last the runner starts no process and reads with builtins only: each side's cgroup
+# CPU, the client's veth line of /proc/<pid>/net/dev and the wall clock, into one tab-separated line of the
 # repetitions' file; the answer goes to the answers' file. A subshell forked right before each repetition made the
-# calls faster on this project's VM (rawtcp python→python 44 µs p50 and 19 µs of server CPU per call against 51-60 µs and 21-29 µs without, alternating
-# runs): its vCPUs wake faster after recent activity, so the runner keeps its own out of the window, as the
-# floor's client has none of it between its repetitions.
+# calls faster on this project's VM (rawtcp python→python 44 µs p50 and 19 µs of server CPU per call against 51-60 µs
+# and 21-29 µs without, alternating runs): its vCPUs wake faster after recent activity, so the runner keeps its own
+# out of the window, as the floor's client has none of it between its repetitions.
 time_workload() {
   local dir="$1" ckey="$2" name="$6" rep when role key value line answer calls row
   local cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}"
