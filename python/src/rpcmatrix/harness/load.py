@@ -95,13 +95,13 @@ class Schedule:
             self.handed += 1
             return due
 
-    def due_by(self, end_ns: int) -> int:
-        """Intended sends up to `end_ns` not handed out yet (the dropped ones), without advancing."""
+    def due_by(self, start_ns: int, end_ns: int) -> int:
+        """Intended sends from `start_ns` to `end_ns` not handed out yet (the dropped ones), without advancing."""
         with self.lock:
             count, at, rng = 0, self.next_ns, random.Random()
             rng.setstate(self.random.getstate())
             while at < end_ns:
-                count += 1
+                count += at >= start_ns
                 at += rng.expovariate(1.0) * self.interval_ns if self.poisson else self.interval_ns
             return count
 
@@ -181,7 +181,7 @@ def run(plan: LoadPlan, make_call: Callable[[int], Callable[[], object]]) -> dic
         "connections": plan.connections, "in_flight": plan.in_flight,
         "duration_ms": plan.duration_ns / 1e6, "elapsed_ms": round((finished - record_from) / 1e6, 3),
         "calls": total.calls, "errors": total.errors, "timeouts": total.timeouts + hung, "hung": hung,
-        "late": total.late, "dropped": schedule.due_by(end) if schedule is not None else 0,
+        "late": total.late, "dropped": schedule.due_by(record_from, end) if schedule is not None else 0,
         "achieved_per_s": round((total.calls - total.errors) / window_s, 3),
         "client_cpu_ns": cpu,
         "latency": total.latency.encode().decode(), "service": total.service.encode().decode(),
