@@ -296,7 +296,8 @@ def load_point_record(run: Path, cell: dict, cell_dir: Path, facts: dict) -> dic
     rec = _base(run, cell, name, facts["pass"], facts)
     rec.update(repetitions=1, size="load")
     load_fold.point_record(rec, name, answer if answer and answer.get("ok") else None, reps[-1] if reps else None,
-                           CLIENT_CPUS)
+                           CLIENT_CPUS, load.command(load.settings(plan.read_profile(run)), *load.parse_point(name)[1:])
+                           .get("warmup_ms", 0))
     client, server = measured_["client_group"], measured_["server_group"]
     rec["rss_kb"] = {"client_peak": client["rss_peak_kb"], "server_peak": server["rss_peak_kb"],
                      "client_after": client["rss_kb"], "server_after": server["rss_kb"]}

@@ -43,6 +43,12 @@ CLIENT_BOUND_SHARE = 0.9
 # Little's law (calls in flight = throughput x latency) within this relative difference in a closed loop.
 LITTLE_TOLERANCE = 0.2
 MORE = "timing.more"
+
+
+def dropped(point: dict) -> bool:
+    """Calls dropped beyond the window's edge: when it closes, up to one call per worker can be due and waiting for
+    a worker still busy, which says nothing of the rate; more were never sent because the generator fell behind."""
+    return (point.get("dropped") or 0) > (point.get("in_flight") or 0)
 POINTS = "load.points.json"
 
 
@@ -96,15 +102,17 @@ def point_of(answer: dict) -> dict:
     """What the rules below read of a point: its counts and its latency p99 (µs), from a client's answer."""
     from .load_fold import percentiles  # reading the histograms lives with the fold
     latency = percentiles(answer, "latency") or {}
-    return {key: answer.get(key) for key in ("mode", "offered_per_s", "achieved_per_s", "errors", "dropped", "hung")} \
+    return {key: answer.get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
+                                             "dropped", "hung")} \
         | {"p50_us": latency.get("p50"), "p99_us": latency.get("p99")}
 
 
 def point_of_record(rec: dict) -> dict:
     """The same from a point's record (load_fold.point_record), for the report."""
-    return {key: rec["load"].get(key) for key in ("mode", "offered_per_s", "achieved_per_s", "errors", "dropped",
-                                                   "hung")} | {"p50_us": (rec.get("latency_us") or {}).get("p50"),
-                                               "p99_us": (rec.get("latency_us") or {}).get("p99")}
+    latency = rec.get("latency_us") or {}
+    return {key: rec["load"].get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
+                                                   "dropped", "hung")} | {"p50_us": latency.get("p50"),
+                                                                           "p99_us": latency.get("p99")}
 
 
 def answers(cell_dir: Path) -> dict[str, dict]:
@@ -125,7 +133,7 @@ def within(point: dict, bound: float | None) -> bool:
     nothing failed, dropped or hung."""
     p99 = point.get("p99_us")
     return (bound is not None and p99 is not None and p99 <= bound and not point.get("errors")
-            and not point.get("dropped") and not point.get("hung")
+            and not dropped(point) and not point.get("hung")
             and (point.get("achieved_per_s") or 0) >= ACHIEVED_SHARE * (point.get("offered_per_s") or 0))
 
 

@@ -34,27 +34,34 @@ def percentiles(answer: dict, name: str) -> dict | None:
     return out
 
 
-def cpu_shares(rep: dict) -> dict | None:
-    """Each side's CPU over the command, as a share of one CPU: the cgroups' µs over the wall clock's µs."""
+def cpu_shares(rep: dict, active_ms: float | None = None) -> dict | None:
+    """Each side's CPU over the point, as a share of one CPU: the cgroups' µs read around the command, over the
+    time the load ran (`active_ms`: its warm-up and its window) or else the command's wall clock. The command also
+    opens and closes its connections, whose wall time (up to seconds for 64 of them) would dilute the share, and
+    whose CPU is small beside the load's: counted, so a share errs high, never low."""
     wall = (rep.get("wall_us_after") or 0) - (rep.get("wall_us_before") or 0)
     readings = [rep.get(k) for k in ("client_cpu_us_before", "client_cpu_us_after", "server_cpu_us_before",
                                      "server_cpu_us_after")]
     if wall <= 0 or None in readings:
         return None
-    return {"client": (readings[1] - readings[0]) / wall, "server": (readings[3] - readings[2]) / wall,
-            "wall_ms": wall / 1000}
+    over = min(wall, active_ms * 1000) if active_ms else wall
+    return {"client": (readings[1] - readings[0]) / over, "server": (readings[3] - readings[2]) / over,
+            "wall_ms": wall / 1000, "active_ms": over / 1000}
 
 
 def guards(answer: dict, shares: dict | None, client_cpus: int) -> list[str]:
     """What makes a point not the server's alone, each a short name the report explains:
-    `under-offered` (open loop: achieved under 97% of offered), `dropped`, `errors`, `hung`, `client-bound` (the
+    `under-offered` (open loop: achieved under 97% of offered), `dropped` (beyond the window's edge: load.dropped),
+    `errors`, `hung`, `client-bound` (the
     client over 90% of its CPUs), `little` (closed loop: in flight differs from throughput x mean latency by over
     20%)."""
     found = []
     offered = answer.get("offered_per_s")
     if offered and answer.get("achieved_per_s", 0) < load.ACHIEVED_SHARE * offered:
         found.append("under-offered")
-    for key in ("dropped", "errors", "hung"):
+    if load.dropped(answer):
+        found.append("dropped")
+    for key in ("errors", "hung"):
         if answer.get(key):
             found.append(key)
     if shares is not None and shares["client"] >= load.CLIENT_BOUND_SHARE * client_cpus:
@@ -69,14 +76,17 @@ def guards(answer: dict, shares: dict | None, client_cpus: int) -> list[str]:
     return found
 
 
-def point_record(rec: dict, name: str, answer: dict | None, rep: dict | None, client_cpus: int) -> dict:
-    """Fills the base record `rec` of point `name` from its answer and its repetition's counters."""
+def point_record(rec: dict, name: str, answer: dict | None, rep: dict | None, client_cpus: int,
+                 warmup_ms: float = 0) -> dict:
+    """Fills the base record `rec` of point `name` from its answer and its repetition's counters; `warmup_ms`: the
+    load the command ran before its window."""
     _, mode, number = load.parse_point(name)
     rec.update(kind="load", point={"mode": mode, "number": number})
     if answer is None:
         rec.update(status="error", reason="the client gave no load answer")
         return rec
-    shares = cpu_shares(rep or {})
+    active = warmup_ms + answer["elapsed_ms"] if answer.get("elapsed_ms") else None
+    shares = cpu_shares(rep or {}, active)
     achieved = answer.get("achieved_per_s") or 0
     rec.update(
         status="pass", calls=answer.get("calls", 0),

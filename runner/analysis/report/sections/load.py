@@ -12,7 +12,7 @@ LOAD = "load"  # report/load.md
 
 GUARDS = {
     "under-offered": "the rate achieved fell under 97% of the rate offered",
-    "dropped": "calls due in the window were never sent",
+    "dropped": "more calls due in the window were never sent than the one per worker its closing edge can leave",
     "errors": "calls failed",
     "hung": "calls were still outstanding long after the window",
     "client-bound": "the client used over 90% of its CPU: the point measures the load generator",
@@ -132,8 +132,9 @@ def load_points(ctx: Context) -> list:
         f"the highest rate whose p99 stays within {settings['p99_multiple']} times the p50 of one call at a time, "
         "with every rate below it within too, nothing failed or dropped and 97% of the rate achieved. Overload: "
         f"{settings['overload']['factor']} times the knee for {settings['overload']['duration_ms']} ms, then one call "
-        "at a time again. CPU per call: each side's cgroup CPU over the point's command (its "
-        f"{settings['warmup_ms']} ms of load before the window included) per call answered.")),
+        "at a time again. CPU: each side's cgroup CPU read around the point's command, as a share of one CPU over "
+        f"the time its load ran ({settings['warmup_ms']} ms before the window and the window: opening 64 connections "
+        "can take seconds of the command's wall clock), and per call answered.")),
         Bullets([Text(Strong(name), f": {why}") for name, why in GUARDS.items()])]
     for protocol in sorted({r["protocol"] for r in ctx.load_points}):
         out += [Heading(2, Code(protocol)), knee_table(ctx, protocol, settings), Heading(3, "Generators"),
