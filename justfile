@@ -8,6 +8,12 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 bench PROFILE="default" *ARGS: setup
     runner/rpcmatrix run --profile {{PROFILE}} {{ARGS}}
 
+# Latency under load: each server of the default protocols driven by its own language's clients, closed and open loop,
+# the knee, overload and recovery (idl/workloads.json's load profile; report/load.md)
+[group('bench')]
+load *ARGS: setup
+    runner/rpcmatrix run --profile load {{ARGS}}
+
 # Go on with an interrupted run from its first unfinished cell, with the options it began with (same commit only)
 [group('bench')]
 resume RUN *ARGS: setup

@@ -3,6 +3,7 @@ import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import grpc
 import pytest
@@ -237,3 +238,29 @@ def test_a_server_that_cannot_bind_exits_non_zero(repository):
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=5) == 0
+
+
+def _established_to(port: int) -> int:
+    """Established TCP connections to the port, from /proc/net/tcp and tcp6 (remote address column, state 01)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[2].endswith(f":{port:04X}") and fields[3] == "01":
+                count += 1
+    return count
+
+
+def test_each_channel_has_a_connection_of_its_own():
+    # gRPC's core puts every channel of a process to one target on one connection unless told otherwise; the load
+    # command's connections (runner/PROTOCOL.md#load) must be that many.
+    running = grpc_server.start(options())
+    adapters = [grpc_client.connect(options(running.port)) for _ in range(3)]
+    try:
+        for adapter in adapters:
+            adapter.ping()
+        assert _established_to(running.port) == 3
+    finally:
+        for adapter in adapters:
+            adapter.close()
+        running.stop()

@@ -3,6 +3,7 @@
     begin run|cells|commands|build ARGS...  check the options; plan the run (options.py)
     prepare --run RUN                       env.json, the plan and the steps (resumed: trimmed first)
     warm-phase, cell-start, cell-end, declined, handlers, fold, fold-unfinished: one step each (cell.py)
+    timing-next                             a load profile's next round of points in a cell (load.py)
 
 Each command imports only the modules it uses: the runner calls cell-start and cell-end once per cell."""
 import argparse
@@ -62,6 +63,12 @@ def cell_end(args) -> int:
     work, summary = cell.finish(run, args.slug, args.pass_no, args.steal_before, args.floor_before, args.floor_after)
     _progress(args, run, args.pass_no, work, summary, cell.read_cell(run.dir, args.slug)["name"])
     return 0
+
+
+def timing_next(args) -> int:
+    """0 with the cell's next round of load points in timing.tsv, 1 when none is left."""
+    from . import cell
+    return 0 if cell.timing_next(cell.Run.load(Path(args.run)), args.slug, args.pass_no) else 1
 
 
 def declined(args) -> int:
@@ -140,6 +147,8 @@ def main(argv=None) -> int:
     s = command("cell-end", cell_end, "--slug", step=True)
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
     s.add_argument("--floor-after")
+    s = command("timing-next", timing_next, "--slug", step=True)
+    s.add_argument("--pass", dest="pass_no", type=int, required=True)
     s = command("declined", declined, "--cells", ints=("--total",))
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
     s.add_argument("--lane", type=int, default=0)

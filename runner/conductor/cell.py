@@ -13,7 +13,7 @@ from pathlib import Path
 
 from analysis import known_failures
 
-from . import facts, fold, jit, plan, progress, warmup
+from . import facts, fold, jit, load, plan, progress, warmup
 from .session import HUNG, Answer, Session
 
 TIMED, LOST, ENDED = 0, 3, 4  # cell-start's exit status: time the workloads; the client is lost; nothing to time
@@ -174,9 +174,20 @@ def start(run: Run, slug: str, pass_no: int, host: str, server: Live, client: Li
         facts.write(cell_dir, "warm", **{"pass": pass_no, "seconds": warmed.warmed_s,
                                          "server": server_warmth.summary(window_ms),
                                          "client": client_warmth.summary(window_ms)})
+    if run.profile.get("load"):  # latency under load: the first round of points (load.py)
+        s = load.settings(run.profile)
+        load.write_round(cell_dir, cell_dir / TIMING, s, load.first_round(s))
+        return TIMED
     (cell_dir / TIMING).write_text("".join(timing_line(w, warmup.fixed_warmup(
         w, warmed.medians.get(w["name"], 0), run.profile["warmup_max_ms"]), run.profile) for w in rows))
     return TIMED
+
+
+def timing_next(run: Run, slug: str, pass_no: int) -> bool:
+    """A load profile's next round of points, planned from those the cell ran (load.py); False when none is left."""
+    cell_dir = run.dir / "cells" / slug / f"pass{pass_no}"
+    s = load.settings(run.profile)
+    return load.write_round(cell_dir, cell_dir / TIMING, s, load.next_round(load.answers(cell_dir), s))
 
 
 def timing_line(w: dict, fixed_warmup: int, profile: dict) -> str:

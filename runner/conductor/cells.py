@@ -196,6 +196,12 @@ def cover_language_pairs(cells: list[dict]) -> list[dict]:
     return [c for c in cells if c["name"] in keep or not can_run(c)]
 
 
+def cover_same_language(cells: list[dict]) -> list[dict]:
+    """The runnable cells whose client and server are of one language (each server driven by its own language's
+    client: a load profile's), and the cells that cannot run, with their reasons."""
+    return [c for c in cells if c["client_language"] == c["server_language"] or not can_run(c)]
+
+
 @dataclass
 class Selection:
     all: list[dict]        # every cell of the manifests
@@ -278,4 +284,9 @@ def choose(manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "
         messages.append(f"profile {profile_name} crosses each pair of languages of each protocol once, every "
                         f"implementation on each side at least once: {after} of {before} runnable cells "
                         "(just certify, or --cell, crosses every pair)")
+    if profile.get("cover") == "same language" and not names:
+        before = sum(1 for c in chosen if can_run(c))
+        chosen = cover_same_language(chosen)
+        messages.append(f"profile {profile_name} drives each server with its own language's clients: "
+                        f"{sum(1 for c in chosen if can_run(c))} of {before} runnable cells (--cell names others)")
     return Selection(cells, chosen, left_out, loaded, messages)

@@ -20,14 +20,14 @@ from analysis import records, stats
 from analysis.records import FLOOR_CELL, SCHEMA_VERSION
 
 from . import facts as facts_mod
-from . import plan, progress, wire
+from . import load, load_fold, plan, progress, wire
 from .wire import RETRANSMIT_KEYS, SEGMENT_KEYS, WIRE_KEYS
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # a timed workload's repetitions (runner/lib/cell.sh: time_workload), one row each: the calls the client made,
 # each side's cgroup CPU (µs) and the client's veth line of /proc/<pid>/net/dev, just before and just after it
-REPETITION_COLUMNS = ("calls", "client_cpu_us_before", "server_cpu_us_before", "dev_before", "client_cpu_us_after",
-                      "server_cpu_us_after", "dev_after")
+REPETITION_COLUMNS = ("calls", "client_cpu_us_before", "server_cpu_us_before", "dev_before", "wall_us_before",
+                      "client_cpu_us_after", "server_cpu_us_after", "dev_after", "wall_us_after")
 
 
 def _resent_bytes(before: dict | None, after: dict | None) -> dict[str, float] | None:
@@ -55,7 +55,7 @@ def repetitions(cell_dir: Path, name: str) -> list[dict]:
     for line in (path.read_text().splitlines() if path.exists() else []):
         row = dict(zip(REPETITION_COLUMNS, line.split("\t"), strict=False))
         out.append({"calls": _number(row.get("calls", "")) or 0,
-                    **{k: _number(row.get(k, "")) for k in REPETITION_COLUMNS if "cpu" in k},
+                    **{k: _number(row.get(k, "")) for k in REPETITION_COLUMNS if "cpu" in k or "wall" in k},
                     "wire_before": wire.dev([row.get("dev_before", "")]),
                     "wire_after": wire.dev([row.get("dev_after", "")])})
     return out
@@ -237,6 +237,8 @@ def _cpu(reps: list[dict]) -> dict:
 def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     cell = _cell(cell_dir)
     name = facts["workload"]
+    if load.parse_point(name):
+        return [load_point_record(run, cell, cell_dir, facts)]
     measured_ = measured(cell_dir, facts)
     samples = _read_samples(cell_dir / f"{name}.samples.json")
     rec = _base(run, cell, name, facts["pass"], facts)
@@ -277,6 +279,32 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     if cell.get("server_host"):  # a server elsewhere: the process the runner held for it was a stand-in
         _forget_server(rec)
     return [rec]
+
+
+# The client runs pinned to one CPU of its own (runner/lib/cgroup.sh), which is what client-bound is judged against.
+CLIENT_CPUS = 1
+
+
+def load_point_record(run: Path, cell: dict, cell_dir: Path, facts: dict) -> dict:
+    """A load point's record (load_fold.py), with each side's peak memory and threads over it."""
+    name = facts["workload"]
+    measured_ = measured(cell_dir, facts)
+    answers = (cell_dir / f"{name}.answers.jsonl").read_text().splitlines() if (
+        cell_dir / f"{name}.answers.jsonl").exists() else []
+    answer = json.loads(answers[-1]) if answers else None
+    reps = measured_["repetitions"]
+    rec = _base(run, cell, name, facts["pass"], facts)
+    rec.update(repetitions=1, size="load")
+    load_fold.point_record(rec, name, answer if answer and answer.get("ok") else None, reps[-1] if reps else None,
+                           CLIENT_CPUS, load.command(load.settings(plan.read_profile(run)), *load.parse_point(name)[1:])
+                           .get("warmup_ms", 0))
+    client, server = measured_["client_group"], measured_["server_group"]
+    rec["rss_kb"] = {"client_peak": client["rss_peak_kb"], "server_peak": server["rss_peak_kb"],
+                     "client_after": client["rss_kb"], "server_after": server["rss_kb"]}
+    rec["threads"] = {"client": client["threads"], "server": server["threads"]}
+    if cell.get("server_host"):
+        _forget_server(rec)
+    return rec
 
 
 def _forget_server(rec: dict) -> None:

@@ -41,12 +41,12 @@ window_snapshot() {
 # workload's commands as the conductor wrote them (its timing plan): prepare, the fixed warm-up, then each
 # repetition between two readings of the counters, then the samples. Returns client_call's status of the first
 # command that failed, why in DIR/.answer.
-# From the first reading to the last the runner starts no process and reads with builtins only: each side's
-# cgroup CPU and the client's veth line of /proc/<pid>/net/dev, into one tab-separated line of the repetitions'
-# file. A subshell forked right before each repetition made the calls faster on this project's VM (rawtcp
-# python→python 44 µs p50 and 19 µs of server CPU per call against 51-60 µs and 21-29 µs without, alternating
-# runs): its vCPUs wake faster after recent activity, so the runner keeps its own out of the window, as the
-# floor's client has none of it between its repetitions.
+# From the first reading to the last the runner starts no process and reads with builtins only: each side's cgroup
+# CPU, the client's veth line of /proc/<pid>/net/dev and the wall clock, into one tab-separated line of the
+# repetitions' file; the answer goes to the answers' file. A subshell forked right before each repetition made the
+# calls faster on this project's VM (rawtcp python→python 44 µs p50 and 19 µs of server CPU per call against 51-60 µs
+# and 21-29 µs without, alternating runs): its vCPUs wake faster after recent activity, so the runner keeps its own
+# out of the window, as the floor's client has none of it between its repetitions.
 time_workload() {
   local dir="$1" ckey="$2" name="$6" rep when role key value line answer calls row
   local cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}"
@@ -56,6 +56,7 @@ time_workload() {
   reset_peaks "$spid"
   window_snapshot "$cpid" "$spid" "$4" "$5" >"$dir/$name.window.before"
   : >"$dir/$name.repetitions.tsv"
+  : >"$dir/$name.answers.jsonl"
   for ((rep = 0; rep < $7; rep++)); do
     row=""
     for when in before after; do
@@ -74,9 +75,10 @@ time_workload() {
           if [[ "$line" =~ ^[[:space:]]*"$IF_CLIENT": ]]; then value="$line"; fi
         done 2>/dev/null <"/proc/$cpid/net/dev" || true
       fi
-      row+=$'\t'"$value"
+      row+=$'\t'"$value"$'\t'"${EPOCHREALTIME/./}"
     done
     IFS= read -r answer <"$dir/.answer"
+    printf '%s\n' "$answer" >>"$dir/$name.answers.jsonl"
     calls=0
     if [[ "$answer" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then calls="${BASH_REMATCH[1]}"; fi
     printf '%s%s\n' "$calls" "$row" >>"$dir/$name.repetitions.tsv"
@@ -196,6 +198,10 @@ run_cell() {
   case "$outcome" in
     0)
       time_workloads "$dir" "$pass" "$ckey" "$skey" "$client_jit" "$server_jit" || retire "$ckey"
+      # a load profile's later rounds, each planned from the points before it (runner/conductor/load.py)
+      while [[ -e "$dir/timing.more" ]] && alive "$ckey" && conduct timing-next "${step[@]}"; do
+        time_workloads "$dir" "$pass" "$ckey" "$skey" "$client_jit" "$server_jit" || retire "$ckey"
+      done
       if alive "$ckey"; then count_wire "$dir" "$ckey" "$skey"; fi
       ;;
     3) retire "$ckey" ;; # the client is gone or hangs: the conductor ended the cell

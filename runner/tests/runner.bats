@@ -614,6 +614,26 @@ interrupted_run() {
   [ ! -e "$OUT/idl" ]
 }
 
+@test "load: rounds of points per cell planned from the ones before, each a record with its guards; a client that cannot reach the rate is client-bound" {
+  run "$RPCM" run "${FAST[@]}" --profile load --cell "echo/alpha→alpha" --command-timeout 30
+  [ "$status" -eq 0 ]
+  # closed loop at 1 and 2 in flight, open loop at half and all of the closed loop's best, perhaps one rate for the
+  # knee, then overload at twice the knee and one call at a time again
+  [ "$(jq -s '[.[] | select(.cell == "echo/alpha→alpha" and .kind == "load")] | length' "$OUT/results.jsonl")" -ge 6 ]
+  record_holds echo/alpha→alpha 'ping@closed-2' '.status == "pass" and .load.in_flight == 2 and .latency_us.p99 > 0 and .cpu_share.server > 0'
+  record_holds echo/alpha→alpha 'ping@recovery-1' '.status == "pass" and .load.mode == "closed"'
+  [ "$(jq -s '[.[] | select(.cell == "echo/alpha→alpha" and .point.mode == "open")] | length' "$OUT/results.jsonl")" -ge 2 ]
+  [ "$(jq -s '[.[] | select(.cell == "echo/alpha→alpha" and .point.mode == "overload")] | length' "$OUT/results.jsonl")" -eq 1 ]
+  # each call of the spin client takes 2 ms of its one CPU: one call at a time is already the client's limit (alone:
+  # the fast echo client's compiler thread, parked on the client's CPU, would take a share of it)
+  run "$RPCM" run "${FAST[@]}" --profile load --protocol spin --command-timeout 30 --out "$OUT-spin"
+  [ "$status" -eq 0 ]
+  OUT="$OUT-spin" record_holds spin/alpha→alpha 'ping@closed-1' '.guards | index("client-bound")'
+  grep -q 'Latency under load' "$OUT/report/load.md"
+  grep -q '| `echo/alpha→alpha` |' "$OUT/report/load.md"
+  grep -q 'report/load.md' "$OUT/REPORT.md"
+}
+
 @test "lanes: a profile that measures nothing runs its protocols in lanes at once, with one lane's records" {
   local protocols=echo,oneway,gap,published,nope
   run "$RPCM" run "${FAST[@]}" --profile lanes --protocol "$protocols"

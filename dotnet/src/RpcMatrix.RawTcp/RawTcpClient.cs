@@ -31,6 +31,12 @@ namespace RpcMatrix.RawTcp
             tcp.Close();
         }
 
+        /// <summary>
+        /// False: one socket, one request buffer and one pair of buffered streams, no lock; the wire matches each
+        /// response to the one request outstanding. The load command opens a client per connection.
+        /// </summary>
+        public override bool SharesConnection { get { return false; } }
+
         protected override object Call(OperationInfo op, object[] args)
         {
             RawTcpOperation bound = RawTcpOperation.Table[op.Id];

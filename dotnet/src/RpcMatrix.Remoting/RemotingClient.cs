@@ -36,10 +36,22 @@ namespace RpcMatrix.Remoting
             return e is RemotingException;
         }
 
-        /// <summary>The proxies hold nothing; the channel's pooled connection closes when idle or at exit.</summary>
+        /// <summary>
+        /// The proxies hold nothing: Mono's TcpClientChannel lends every call a connection from its one pool per server
+        /// and process (TcpConnectionPool, internal: unbounded in Mono 6.8, a connection idle 15 s closed within 3 s more), so its
+        /// connections close when idle or at exit, not here.
+        /// </summary>
         public override void Dispose()
         {
         }
+
+        /// <summary>
+        /// False. The transparent proxy may be called from many threads, but no connection carries two calls: each
+        /// concurrent call takes a pooled connection of its own (a new one when none is idle). The load command's
+        /// clients over N connections so make at most N calls at once and the pool holds at most N connections for
+        /// them (the command loop's idle one among them); they close 15 to 18 s after the command.
+        /// </summary>
+        public override bool SharesConnection { get { return false; } }
 
         protected override object Call(OperationInfo op, object[] args)
         {

@@ -1,7 +1,9 @@
 using System;
+using System.Collections.Generic;
 using System.Net;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using System.Threading;
 using RpcMatrix.Core.Contract;
 using RpcMatrix.Core.Harness;
 using RpcMatrix.Soap.Contract;
@@ -12,12 +14,22 @@ namespace RpcMatrix.Soap
     /// Client adapter: a WCF ChannelFactory proxy of ISoapBench (one channel, kept open, keep-alive HTTP), each
     /// operation called through the operation table (SoapOperation, SoapMapping); the declared fault comes back as
     /// BenchError.
+    ///
+    /// Mono's WCF HTTP channel sends through HttpWebRequest without a connection group, so every client of one server
+    /// draws its connections from the default group of the server's ServicePoint, at most ConnectionLimit of them (2
+    /// by default): each client raises that limit to the number of clients of the server alive, so that each may have
+    /// a call on a connection at once (the load command's clients and the command loop's), and closing a client closes
+    /// the group's connections (the others' next call opens a new one).
     /// </summary>
     public sealed class SoapClient : OperationClient, IMetadataClient
     {
+        private static readonly Dictionary<ServicePoint, int> Alive = new Dictionary<ServicePoint, int>();
+
         private readonly ChannelFactory<ISoapBench> factory;
         private readonly ISoapBench proxy;
         private readonly Uri endpoint;
+        private readonly ServicePoint servicePoint;
+        private int disposed;
 
         public SoapClient(Binding binding, string host, int port)
         {
@@ -28,6 +40,17 @@ namespace RpcMatrix.Soap
             factory = new ChannelFactory<ISoapBench>(binding, new EndpointAddress(Address(host, port)));
             proxy = factory.CreateChannel();
             ((IClientChannel)proxy).Open();
+            servicePoint = ServicePointManager.FindServicePoint(endpoint);
+            lock (Alive)
+            {
+                int alive;
+                Alive.TryGetValue(servicePoint, out alive);
+                Alive[servicePoint] = ++alive;
+                if (servicePoint.ConnectionLimit < alive)
+                {
+                    servicePoint.ConnectionLimit = alive;
+                }
+            }
         }
 
         public static Uri Address(string host, int port)
@@ -45,6 +68,10 @@ namespace RpcMatrix.Soap
 
         public override void Dispose()
         {
+            if (Interlocked.Exchange(ref disposed, 1) != 0)
+            {
+                return;
+            }
             try
             {
                 ((IClientChannel)proxy).Close();
@@ -54,7 +81,22 @@ namespace RpcMatrix.Soap
             {
                 factory.Abort();
             }
+            lock (Alive)
+            {
+                if (--Alive[servicePoint] == 0)
+                {
+                    Alive.Remove(servicePoint);
+                }
+            }
+            servicePoint.CloseConnectionGroup(null);
         }
+
+        /// <summary>
+        /// False: Mono's HttpRequestChannel keeps the request of a call in one field of the channel (web_request),
+        /// which a second concurrent call on the same channel overwrites before the first reads its answer through it;
+        /// and an HTTP/1.1 connection carries one exchange at a time. The load command opens a client per connection.
+        /// </summary>
+        public override bool SharesConnection { get { return false; } }
 
         protected override object Call(OperationInfo op, object[] args)
         {

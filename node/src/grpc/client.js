@@ -2,6 +2,10 @@
 // The gRPC client: one @grpc/grpc-js channel (one HTTP/2 connection) per connect, the generic client
 // proto-loader builds, one call at a time; a server stream read to its end and its chunks concatenated.
 // grpc-tls trusts ca.crt and verifies the secrets' server name (service.serverName), not the address it dials.
+// The channel multiplexes concurrent calls as HTTP/2 streams on its connection (sharesConnection: the load
+// command's workers share it), and keeps its subchannel in a pool of its own: grpc-js otherwise shares one
+// subchannel, one connection, among every channel of the process with the same target and options, and the
+// load command's connections would be one.
 const grpc = require('@grpc/grpc-js');
 const { OPERATIONS } = require('../contract/operations');
 const { concatenate } = require('../harness/conformance');
@@ -16,9 +20,11 @@ class GrpcClient {
     const secure = tls(options);
     const credentials = secure ? grpc.credentials.createSsl(read(options, 'ca.crt')) : grpc.credentials.createInsecure();
     const name = secure ? serverName(options) : null;
-    const channelOptions = secure ? { 'grpc.ssl_target_name_override': name, 'grpc.default_authority': name } : {};
+    const channelOptions = { 'grpc.use_local_subchannel_pool': 1 };
+    if (secure) Object.assign(channelOptions, { 'grpc.ssl_target_name_override': name, 'grpc.default_authority': name });
     this.stub = new Bench(`${options.host}:${options.port}`, credentials, channelOptions);
     this.facts = { tls: secure ? `node:tls (OpenSSL ${process.versions.openssl})` : 'none' };
+    this.sharesConnection = true;
   }
 
   call(operation, args) {

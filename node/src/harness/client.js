@@ -2,14 +2,16 @@
 // The client process of runner/PROTOCOL.md: one JSON command per line on stdin, one JSON answer per line on
 // stdout. A family supplies connect(options) resolving to an adapter with call(operation, args) (a Promise
 // of the answer, BenchError thrown as BenchError; a stream's chunks concatenated), close(), and optionally
-// facts, publishedMetadata() ({consumable, reason}) and the attack methods of attacks.js. options.registered
-// is the protocol's registry entry.
+// facts, publishedMetadata() ({consumable, reason}), the attack methods of attacks.js and sharesConnection
+// (true when one adapter carries concurrent calls, as gRPC's HTTP/2 channel does: the load command then
+// takes more calls in flight than connections). options.registered is the protocol's registry entry.
 const readline = require('node:readline');
 const { loadProtocol, loadVectors, loadWorkloads } = require('../contract/catalog');
 const { BY_NAME } = require('../contract/operations');
 const { decode, decodeArgs } = require('../contract/values');
 const { runVectors } = require('./conformance');
 const workloads = require('./workloads');
+const load = require('./load');
 const { quietConsole } = require('./server');
 
 const PING = BY_NAME.ping;
@@ -19,6 +21,7 @@ class CommandLoop {
     this.options = options;
     this.connectAdapter = connect;
     this.client = null;
+    this.target = options; // the server of the last connect: load opens its connections to it
     this.vectors = loadVectors(options.idl);
     this.workloads = loadWorkloads(options.idl);
     this.arguments = new Map(); // built once per workload for the process's life
@@ -43,6 +46,7 @@ class CommandLoop {
     if ('host' in command) target.host = String(command.host);
     if ('port' in command) target.port = port(command);
     const started = process.hrtime.bigint();
+    this.target = target;
     const client = await this.connectAdapter(target);
     this.client = client;
     await client.call(PING, []);
@@ -106,6 +110,37 @@ class CommandLoop {
     const [calls, minMs, maxCalls] = window(command);
     const repetitions = 'repetitions' in command ? count(command, 'repetitions') : 1;
     return { samples_ns: workloads.handler(workload, this.argsOf(workload), calls, minMs, maxCalls, repetitions) };
+  }
+
+  // Many calls in flight (load.js) over `connections` adapters of their own to the connected server, closed
+  // after the command; the command loop's own connection stays as it was.
+  async do_load(command) {
+    const workload = this.supportedWorkload(command);
+    if (workload.session) throw new Error(`load: ${workload.name} is a session; load takes one operation per call`);
+    this.connected();
+    const plan = load.planOf(command);
+    const adapters = [];
+    try {
+      for (let i = 0; i < plan.connections; i++) adapters.push(await this.connectAdapter(this.target));
+      const shared = adapters.every((adapter) => adapter.sharesConnection === true);
+      if (plan.inFlight > plan.connections && !shared) {
+        throw new Error(`load: this client makes one call at a time per connection: in_flight ${plan.inFlight} needs as many connections (asked ${plan.connections})`);
+      }
+      const args = this.argsOf(workload);
+      const callers = adapters.map((adapter) => workloads.callerOf(adapter, workload));
+      return await load.run(plan, (worker) => {
+        const call = callers[worker % plan.connections];
+        return () => call(args);
+      });
+    } finally {
+      for (const adapter of adapters) {
+        try {
+          await adapter.close();
+        } catch (e) {
+          process.stderr.write(`closing a load connection: ${e}\n`);
+        }
+      }
+    }
   }
 
   async do_quit() {

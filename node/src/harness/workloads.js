@@ -125,4 +125,4 @@ function handler(workload, args, calls, minMs, maxCalls, repetitions) {
   return out;
 }
 
-module.exports = { WrongAnswer, warmup, warmupUntilSteady, measure, handler, timedCalls };
+module.exports = { WrongAnswer, warmup, warmupUntilSteady, measure, handler, timedCalls, callerOf };

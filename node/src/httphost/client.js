@@ -1,6 +1,8 @@
 'use strict';
 // The HTTP/1.1 client the HTTP families share: node:http with a keep-alive Agent of one socket (one
 // connection, reused for every call), TCP_NODELAY, each request written whole with its Content-Length.
+// HTTP/1.1 carries one request at a time on a connection (the Agent queues the others; Node.js does not
+// pipeline): its adapters have no sharesConnection, and the load command opens a connection per call in flight.
 const http = require('node:http');
 const zlib = require('node:zlib');
 

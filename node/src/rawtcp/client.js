@@ -1,6 +1,7 @@
 'use strict';
 // The rawtcp client: one TCP connection (TCP_NODELAY), one call at a time, each request written whole and
-// its answer read from the frames as they come.
+// its answer read from the frames as they come. The framing has no call id: one call in flight per
+// connection (no sharesConnection; the load command opens a connection per call in flight).
 const net = require('node:net');
 const { OPERATIONS } = require('../contract/operations');
 const { BenchError } = require('../contract/errors');

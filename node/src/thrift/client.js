@@ -1,7 +1,10 @@
 'use strict';
 // The Thrift client: one thrift Connection (one TCP socket, TCP_NODELAY set by the library) and the
 // generated client's callback API, one call at a time. (The 0.17 compiler's promise API calls thrift.Q,
-// which the 0.24 library no longer exports.)
+// which the 0.24 library no longer exports.) The library would let calls overlap on the connection (answers
+// matched by seqid), but Thrift has no multiplexing: a server answers a connection's calls one after the
+// other, in order, so overlapping calls would queue behind each other (pipelining, not concurrency). The adapter says no sharesConnection: the load
+// command takes one call in flight per connection.
 const thrift = require('thrift');
 const { OPERATIONS } = require('../contract/operations');
 const { BenchError } = require('../contract/errors');

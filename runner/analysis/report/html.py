@@ -16,7 +16,7 @@ import re
 from .. import setup
 from . import sections
 from .blocks import Bullets, Code, Emphasis, Heading, Mark, Numbered, Paragraph, Status, Strong, Table, Text, Value
-from .sections import hostile, summary
+from .sections import hostile, load, summary
 from .sections.context import Context
 from .text import MARK, STATUS_MARK, Plain, median
 
@@ -284,6 +284,39 @@ def side_by_side_chart(ctx: Context) -> str:
                                  "(client→server; the default implementations), µs on a log axis.", "side-by-side")
 
 
+def load_chart(ctx: Context, protocol: str) -> str:
+    """Latency against throughput (sections/load.py): each cell's points, p99 from the intended send against the
+    rate answered, closed loop and open loop apart; guarded points hollow."""
+    recs = [r for r in ctx.load_points if r["protocol"] == protocol and r["status"] == "pass" and r.get("latency_us")
+            and r["point"]["mode"] in ("closed", "open")]
+    if not recs:
+        return ""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    cmap = plt.get_cmap("tab10")
+    for i, cell in enumerate(sorted({r["cell"] for r in recs})):
+        for mode, marker, line in (("closed", "s", ":"), ("open", "o", "-")):
+            mine = sorted((r for r in recs if r["cell"] == cell and r["point"]["mode"] == mode),
+                          key=lambda r: r["load"]["achieved_per_s"] or 0)
+            if not mine:
+                continue
+            xs = [r["load"]["achieved_per_s"] or 0 for r in mine]
+            ys = [r["latency_us"]["p99"] for r in mine]
+            ax.plot(xs, ys, line, color=cmap(i % 10), lw=0.8, label=f"{cell} ({mode})")
+            for x, y, r in zip(xs, ys, mine, strict=True):
+                ax.scatter([x], [y], marker=marker, s=16, color=cmap(i % 10),
+                           facecolors="none" if r.get("guards") else cmap(i % 10))
+    ax.set_yscale("log")
+    ax.set_xlabel("calls answered per second")
+    ax.set_ylabel("p99 latency, µs (log)")
+    ax.grid(True, lw=0.3)
+    ax.legend(fontsize=6, frameon=False, loc="upper left")
+    fig.tight_layout()
+    return figure_html(svg(fig), Text(Code(protocol), ": p99 latency from each call's intended send against the "
+                                      "rate answered; dotted: closed loop (1 to 64 in flight), solid: open loop; "
+                                      "hollow: a guarded point."), f"load-{protocol}")
+
+
 # -- a comparison with another run (compare.json, written by `compare A B` into B) ------------------------
 
 VERDICT_COLOURS = {"slower": "#c0392b", "faster": "#1e8449", "~": "#9a9a9a"}
@@ -543,6 +576,11 @@ def render(ctx: Context, compare: list | None = None) -> str:
     hostile_peers = docs[summary.detail_path(hostile.HOSTILE)]
     parts.append(f'<section id="{anchor(hostile.HOSTILE)}"><h2>Hostile peers</h2>'
                  + blocks_html(hostile_peers[2:], shift=1) + "</section>")
+    load_detail = docs.get(summary.detail_path(load.LOAD))
+    if load_detail:
+        charts = "".join(load_chart(ctx, p) for p in sorted({r["protocol"] for r in ctx.load_points}))
+        parts.append(f'<section id="{anchor(load.LOAD)}"><h2>Latency under load</h2>{charts}'
+                     + blocks_html(load_detail[2:], shift=1) + "</section>")
     run_detail = docs[summary.detail_path(summary.RUN_DETAIL)]
     parts.append(f'<section id="{anchor(summary.RUN_DETAIL)}"><h2>The run in detail</h2>'
                  + blocks_html(run_detail[2:], shift=1) + "</section>")

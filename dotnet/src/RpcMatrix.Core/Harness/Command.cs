@@ -77,6 +77,13 @@ namespace RpcMatrix.Core.Harness
             return result;
         }
 
+        /// <summary>The member as JSON text (for a message saying what was sent), "null" when missing.</summary>
+        public string Shown(string key)
+        {
+            object value;
+            return members.TryGetValue(key, out value) ? JsonWriter.Write(value) : "null";
+        }
+
         public Command Member(string key)
         {
             object value;

@@ -77,6 +77,7 @@ namespace RpcMatrix.Core.Harness
                     case "samples": return Samples(command);
                     case "handler": return Handler(command);
                     case "metadata": return Metadata();
+                    case "load": return LoadCommand(command);
                     case "quit":
                         quit = true;
                         Disconnect();
@@ -266,6 +267,66 @@ namespace RpcMatrix.Core.Harness
             }
             var answer = Ok();
             answer["samples_ns"] = samples;
+            return answer;
+        }
+
+        /// <summary>
+        /// Many calls in flight (Load, runner/PROTOCOL.md#load) over <c>connections</c> clients of their own to the server
+        /// the loop is connected to, closed after the command; the loop's own client stays as it was. Every client of this
+        /// language makes one call at a time per connection (IBenchClient.SharesConnection), so in_flight &gt; connections
+        /// is refused before anything is opened.
+        /// </summary>
+        private Dictionary<string, object> LoadCommand(Command command)
+        {
+            long cpuBefore = NativeClock.ProcessCpuNanoseconds();
+            PreparedWorkload workload = Remote(command);
+            if (workload.Operation == null)
+            {
+                throw new ArgumentException("load: " + workload.Workload.Name + " is a session; load takes one operation per call");
+            }
+            Connected();
+            LoadPlan plan = LoadPlan.Of(command);
+            if (plan.InFlight > plan.Connections && !client.SharesConnection)
+            {
+                throw new ArgumentException("load: this client makes one call at a time per connection: in_flight " + plan.InFlight
+                    + " needs as many connections (asked " + plan.Connections + ")");
+            }
+            var opened = new List<IBenchClient>(plan.Connections);
+            Dictionary<string, object> run;
+            try
+            {
+                for (int c = 0; c < plan.Connections; c++)
+                {
+                    opened.Add(connect());
+                }
+                IBench[] targets = opened.ToArray();
+                Func<IBench, object> call = workload.Call;
+                run = Load.Run(plan, worker =>
+                {
+                    IBench target = targets[worker % targets.Length];
+                    return () => call(target);
+                });
+            }
+            finally
+            {
+                foreach (IBenchClient each in opened)
+                {
+                    try
+                    {
+                        each.Dispose();
+                    }
+                    catch (Exception e)
+                    {
+                        Console.Error.WriteLine("closing a load connection: " + Messages.Of(e));
+                    }
+                }
+            }
+            run["client_cpu_ns"] = NativeClock.ProcessCpuNanoseconds() - cpuBefore; // the whole command's, connections too
+            var answer = Ok();
+            foreach (var member in run)
+            {
+                answer[member.Key] = member.Value;
+            }
             return answer;
         }
 

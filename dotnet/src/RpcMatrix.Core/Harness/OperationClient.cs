@@ -22,5 +22,8 @@ namespace RpcMatrix.Core.Harness
         protected abstract object Call(OperationInfo op, object[] args);
 
         public abstract void Dispose();
+
+        /// <summary>One call at a time unless the stack says otherwise (IBenchClient.SharesConnection).</summary>
+        public virtual bool SharesConnection { get { return false; } }
     }
 }

@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Net;
 using System.Net.Sockets;
+using System.Threading;
 
 namespace RpcMatrix.Core.Http
 {
@@ -10,9 +11,17 @@ namespace RpcMatrix.Core.Http
     /// Expect: 100-continue round trip, Nagle off. With gzip (the gzip variants), each request body is compressed
     /// (Content-Encoding: gzip) and the answer is asked for and read in gzip through the framework's own
     /// AutomaticDecompression. Shared by the protocols spoken over plain HTTP (XML-RPC, JSON-RPC).
+    ///
+    /// Every client has a connection group of its own on the server's ServicePoint (ConnectionGroupName): Mono pools
+    /// HttpWebRequest's connections per ServicePoint (one per scheme, host and port) and group, at most
+    /// ConnectionLimit (2) per group, so that two clients of one server (the command loop's and the load command's)
+    /// never lend each other a connection, and closing one closes its own connections only.
     /// </summary>
     public sealed class HttpPostClient : IDisposable
     {
+        private static int clients;
+
+        private readonly string connectionGroup = "rpcmatrix-" + Interlocked.Increment(ref clients);
         private readonly Uri uri;
         private readonly string contentType;
         private readonly string accept;
@@ -30,7 +39,7 @@ namespace RpcMatrix.Core.Http
             this.gzip = gzip;
             ServicePointManager.Expect100Continue = false;
             ServicePointManager.UseNagleAlgorithm = false;
-            servicePoint = ServicePointManager.FindServicePoint(uri);
+            servicePoint = ServicePointManager.FindServicePoint(uri, null); // the requests' (Proxy = null)
             servicePoint.Expect100Continue = false;
             servicePoint.UseNagleAlgorithm = false;
         }
@@ -47,6 +56,7 @@ namespace RpcMatrix.Core.Http
             }
             request.UserAgent = "rpcmatrix-dotnet";
             request.KeepAlive = true;
+            request.ConnectionGroupName = connectionGroup;
             request.Proxy = null;
             request.Timeout = 300000;
             request.ReadWriteTimeout = 300000;
@@ -85,7 +95,7 @@ namespace RpcMatrix.Core.Http
 
         public void Dispose()
         {
-            servicePoint.CloseConnectionGroup(null);
+            servicePoint.CloseConnectionGroup(connectionGroup);
         }
     }
 }

@@ -29,6 +29,14 @@ namespace RpcMatrix.Core.Http
             http.Dispose();
         }
 
+        /// <summary>
+        /// False. Each call is a new HttpWebRequest, so calls from several threads are safe, but HTTP/1.1 carries one
+        /// exchange at a time on a connection (Mono's HttpWebRequest does not pipeline): a second concurrent call opens
+        /// a second connection of this client's group (up to the ServicePoint's limit, 2) or waits for one. The load
+        /// command opens a client, so a connection group, per connection.
+        /// </summary>
+        public override bool SharesConnection { get { return false; } }
+
         protected sealed override object Call(OperationInfo op, object[] args)
         {
             MappedOperation mapped = table[op.Id];

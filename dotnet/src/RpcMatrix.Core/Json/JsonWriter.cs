@@ -60,6 +60,16 @@ namespace RpcMatrix.Core.Json
                 }
                 writer.WriteEndObject();
             }
+            else if (value is IEnumerable<long>)
+            {
+                // samples (measure, load): no box per value
+                writer.WriteStartArray();
+                foreach (long item in (IEnumerable<long>)value)
+                {
+                    writer.WriteValue(item);
+                }
+                writer.WriteEndArray();
+            }
             else if (value is IEnumerable)
             {
                 writer.WriteStartArray();

@@ -141,5 +141,14 @@ class AsyncDriver(Driver):
             checked_calls_async(bind_async(self.target, operation), args, calls, check))
 
 
+def bind_any(target: object, operation: Operation) -> Callable:
+    """A plain callable making one call on `target`, synchronous or not (an asynchronous target's call runs
+    on its own loop, entered once per call: the load command's threads each hold their own target)."""
+    if getattr(target, "loop", None) is None:
+        return bind(target, operation)
+    call = bind_async(target, operation)
+    return lambda *args: target.loop.run_until_complete(call(*args))
+
+
 def driver_for(target: object) -> Driver:
     return AsyncDriver(target) if getattr(target, "loop", None) is not None else Driver(target)

@@ -12,13 +12,14 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TextIO
 
 from rpcmatrix.contract.catalog import Workload, load_protocol, load_vectors, load_workloads
 from rpcmatrix.contract.operations import BY_NAME
 from rpcmatrix.contract.values import decode, decode_args
-from rpcmatrix.harness import workloads
-from rpcmatrix.harness.calls import Driver, driver_for
+from rpcmatrix.harness import load, workloads
+from rpcmatrix.harness.calls import Driver, bind_any, driver_for
 from rpcmatrix.harness.conformance import run_vectors
 from rpcmatrix.harness.options import add_common, resolve_protocol
 
@@ -42,6 +43,7 @@ class CommandLoop:
         self.options = options
         self.connect_adapter = connect
         self.client = None
+        self.target = options
         self.driver: Driver | None = None
         self.vectors = load_vectors(options.idl)
         self.workloads = load_workloads(options.idl)
@@ -70,6 +72,7 @@ class CommandLoop:
         if "port" in command:
             target.port = _port(command)
         started = time.perf_counter_ns()
+        self.target = target
         client = self.connect_adapter(target)
         self.client, self.driver = client, driver_for(client)
         self.driver.once(_PING, [])
@@ -126,6 +129,27 @@ class CommandLoop:
         repetitions = _count(command, "repetitions") if "repetitions" in command else 1
         return {"samples_ns": workloads.handler(workload, self.args_of(workload), calls, min_ms, max_calls,
                                                 repetitions)}
+
+    def do_load(self, command: dict) -> dict:
+        """Many calls in flight (load.py) over `connections` connections of their own to the connected server;
+        the command's connection stays as it was."""
+        workload = self.supported_workload(command)
+        if workload.session is not None:
+            raise ValueError(f"load: {workload.name} is a session; load takes one operation per call")
+        self.connected()
+        plan = load.LoadPlan.of(command)
+        adapters = [self.connect_adapter(self.target) for _ in range(plan.connections)]
+        try:
+            shared = all(getattr(adapter, "shares_connection", False) for adapter in adapters)
+            if plan.in_flight > plan.connections and not shared:
+                raise ValueError(f"load: this client makes one call at a time per connection: in_flight "
+                                 f"{plan.in_flight} needs as many connections (asked {plan.connections})")
+            args = self.args_of(workload)
+            calls = [bind_any(adapter, workload.operation) for adapter in adapters]
+            return load.run(plan, lambda worker: partial(calls[worker % plan.connections], *args))
+        finally:
+            for adapter in adapters:
+                adapter.close()
 
     def do_quit(self, command: dict) -> dict:
         self.close()

@@ -71,7 +71,9 @@ class HttpServer:
         handler = type("Handler", (_Handler,), {"answer": staticmethod(answer)})
         server_class = type("Server", (ThreadingHTTPServer,),
                             {"address_family": socket.AF_INET6 if ":" in host else socket.AF_INET,
-                             "allow_reuse_address": True})
+                             "allow_reuse_address": True,
+                             # socketserver's 5 drops a burst of connections' SYNs (rpcmatrix.rawtcp.server)
+                             "request_queue_size": 128})
         self._server = server_class((host, port), handler)
         self.port = self._server.server_address[1]
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.2,), name="http-accept",

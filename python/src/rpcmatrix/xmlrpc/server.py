@@ -73,6 +73,7 @@ def _loads_without_doctype(data: bytes, use_builtin_types: bool) -> tuple:
 class _ThreadingXMLRPCServer(socketserver.ThreadingMixIn, SimpleXMLRPCServer):
     daemon_threads = True  # kept-alive connections do not hold the process after stop()
     allow_reuse_address = True
+    request_queue_size = 128  # socketserver's 5 drops a burst of connections' SYNs (rpcmatrix.rawtcp.server)
 
     def _marshaled_dispatch(self, data, dispatch_method=None, path=None):
         """As the library's, with the conventional fault codes instead of 1 for a document that is not a

@@ -1,10 +1,11 @@
 """Which sections a report has, in order, each built from the run's figures and flags as blocks: REPORT.md's
 summary (summary.py), then a detail file per protocol, one for hostile peers (the battery's survival matrix and
-the negative tests) and one for the run (report/<name>.md beside it)."""
+the negative tests), one for latency under load when the run has load points (load.py) and one for the
+run (report/<name>.md beside it)."""
 from dataclasses import replace
 
 from ..blocks import Code, Heading, Link, Notes, Numbered, Paragraph, Text
-from . import comparisons, host, hostile, overview, summary
+from . import comparisons, host, hostile, load, overview, summary
 from .context import Context
 from .protocol import protocol
 
@@ -25,6 +26,10 @@ def documents(ctx: Context) -> dict[str, list]:
     mine = replace(ctx, notes=Notes())
     out[summary.detail_path(hostile.HOSTILE)] = [Heading(1, f"Hostile peers in run {ctx.run['run_id']}"), back] \
         + hostile.hostile_peers(mine) + notes(mine)
+    if ctx.load_points:
+        mine = replace(ctx, notes=Notes())
+        out[summary.detail_path(load.LOAD)] = [Heading(1, f"Latency under load in run {ctx.run['run_id']}"), back] \
+            + load.load_points(mine) + notes(mine)
     mine = replace(ctx, notes=Notes())
     out[summary.detail_path(summary.RUN_DETAIL)] = [Heading(1, f"Run {ctx.run['run_id']} in detail"), back] \
         + run_detail(mine) + notes(mine)

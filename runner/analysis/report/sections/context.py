@@ -20,15 +20,18 @@ class Context:
     unsupported: dict  # protocol -> {workload of the profile it cannot run: why}
     notes: Notes
     battery: list = field(default_factory=list)  # battery.jsonl attached to the run (analysis/battery.py)
+    load_points: list = field(default_factory=list)  # a load profile's point records (kind "load"; sections/load.py)
 
     @classmethod
     def load(cls, run: Path, records: list[dict], cells: list[dict], verdict: dict) -> "Context":
         env = json.loads((run / "env.json").read_text())
+        points = [r for r in records if r.get("kind") == "load"]
+        records = [r for r in records if r.get("kind") != "load"]
         figures = Figures(records, cells, env["run"].get("baseline"))
         return cls(env=env, figures=figures, verdict=verdict,
                    workloads={p: _planned(run, p) for p in figures.protocols},
                    unsupported={p: _unsupported(run, p) for p in figures.protocols}, notes=Notes(),
-                   battery=battery.load_lines(run / BATTERY_LINES))
+                   battery=battery.load_lines(run / BATTERY_LINES), load_points=points)
 
     @property
     def run(self) -> dict:

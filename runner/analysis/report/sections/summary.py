@@ -8,7 +8,7 @@ from .. import flags
 from ..blocks import Bullets, Code, Heading, Link, Mark, Paragraph, Status, Strong, Table, Text, Value
 from ..flags import Flag
 from ..text import MARK, NONE, STATUS_MARK, num, plain, times, value
-from . import hostile, studies
+from . import hostile, load, studies
 from .comparisons import message_sizes
 from .context import Context
 
@@ -395,6 +395,8 @@ def contents(ctx: Context) -> list:
     run = Text(Link("the run in detail", detail_path(RUN_DETAIL)), ": outcomes and failures, environment and method, "
                "the floor, steal and CPU probe, every protocol side by side and against the baseline; ",
                Link("hostile peers", detail_path(hostile.HOSTILE)), f": {hostile.summary_line(ctx)}")
+    if ctx.load_points:
+        run = Text(run, "; ", Link("latency under load", detail_path(load.LOAD)), f": {load.summary_line(ctx)}")
     protocols = Text.join(", ", [Link(Code(p), detail_path(p)) for p in ctx.figures.protocols])
     return [Heading(2, "Detail"), Paragraph(Text(run, ". Per protocol (interop matrix, implementations, latency, CPU, "
                                                  "bytes, connections, warm-up, memory): ", protocols, "."))]

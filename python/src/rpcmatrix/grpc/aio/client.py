@@ -35,6 +35,11 @@ def _stream(entry: Mapping, rpc):
     return call
 
 
+# A subchannel pool of the channel's own: gRPC's core otherwise puts every channel of a process to one target on one
+# connection, and the load command's connections would be one (rpcmatrix.grpc.client).
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
+
+
 class AioGrpcClient:
     facts = {"api": "grpc.aio"}
 
@@ -52,8 +57,8 @@ class AioGrpcClient:
         where = target(options.host, options.port)
         if tls.enabled(options):
             return grpc.aio.secure_channel(where, tls.channel_credentials(options),
-                                           options=tls.channel_options(options))
-        return grpc.aio.insecure_channel(where)
+                                           options=OWN_CONNECTION + tls.channel_options(options))
+        return grpc.aio.insecure_channel(where, options=OWN_CONNECTION)
 
     def close(self) -> None:
         try:

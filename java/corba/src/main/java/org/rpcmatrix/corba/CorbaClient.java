@@ -68,6 +68,16 @@ final class CorbaClient extends OperationClient implements CalculatorClient {
         return Files.readString(file, StandardCharsets.US_ASCII).strip();
     }
 
+    /**
+     * GIOP tags each request with an id and JacORB 3.9 multiplexes: concurrent calls of this client's ORB share its
+     * one connection to the server (ClientConnection keeps a reply placeholder per request id, GIOPConnection
+     * writes a message at a time under its write lock), each caller woken by the receptor thread with its reply.
+     */
+    @Override
+    public boolean sharesConnection() {
+        return true;
+    }
+
     /** The contract's operations: the stub's, values per {@link CorbaMapping}. */
     @Override
     protected Object call(Operation op, Object... args) throws Exception {

@@ -81,6 +81,15 @@ final class GrpcClient extends OperationClient {
         return facts;
     }
 
+    /**
+     * A ManagedChannel is thread-safe and multiplexes concurrent calls as HTTP/2 streams of its one connection
+     * (grpc-java's own load client, LoadClient, runs its outstanding calls over a few channels this way).
+     */
+    @Override
+    public boolean sharesConnection() {
+        return true;
+    }
+
     @Override
     protected Object call(Operation op, Object... args) throws Exception {
         GrpcOperation<?, ?> mapping = GrpcOperations.UNARY.get(op);

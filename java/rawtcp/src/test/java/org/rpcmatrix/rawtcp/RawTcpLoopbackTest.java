@@ -1,6 +1,7 @@
 package org.rpcmatrix.rawtcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,8 +18,9 @@ import org.rpcmatrix.core.adapter.ServerOptions;
 import org.rpcmatrix.core.conformance.ContractFiles;
 import org.rpcmatrix.core.contract.Json;
 import org.rpcmatrix.core.harness.ClientSession;
+import org.rpcmatrix.core.testing.Connections;
 
-/** This module's client against its server on loopback: every vector must pass. */
+/** This module's client against its server on loopback: every vector must pass; the load command runs over it. */
 class RawTcpLoopbackTest {
     private static final Path IDL = Path.of("..", "..", "idl");
     private RawTcpServer server;
@@ -51,6 +53,41 @@ class RawTcpLoopbackTest {
                     ? "unsupported" : "pass";
             assertEquals(expected, result.get("status").textValue(), result.toString());
         }
+        session.close();
+    }
+
+    @Test
+    void loadRunsOverConnectionsOfItsOwnOneCallAtATimeEach() throws Exception {
+        ClientOptions options = new ClientOptions(protocol(), "127.0.0.1", server.port(), IDL, null);
+        ClientSession session = new ClientSession(ContractFiles.load(IDL), options, RawTcpClient::connect);
+        assertTrue(Json.MAPPER.readTree(session.handle("{\"cmd\": \"connect\"}")).get("ok").booleanValue());
+        JsonNode closed = Connections.seenDuring(session, "{\"cmd\": \"load\", \"workload\": \"echoInt32\","
+                + " \"connections\": 2, \"in_flight\": 2, \"duration_ms\": 600, \"warmup_ms\": 50}", server.port());
+        assertTrue(closed.get("ok").booleanValue(), closed.toString());
+        assertEquals("closed", closed.get("mode").textValue());
+        assertTrue(closed.get("calls").longValue() > 0, closed.toString());
+        assertEquals(0, closed.get("errors").longValue(), closed.toString());
+        assertEquals(0, closed.get("hung").longValue());
+        // the command loop's connection and the two of the load
+        assertEquals(3, closed.get("connections_seen").longValue(), closed.toString());
+
+        JsonNode refused = Json.MAPPER.readTree(session.handle("{\"cmd\": \"load\", \"workload\": \"ping\","
+                + " \"connections\": 2, \"in_flight\": 3, \"duration_ms\": 100}"));
+        assertFalse(refused.get("ok").booleanValue());
+        assertTrue(refused.get("error").textValue().contains("one call at a time per connection"), refused.toString());
+
+        JsonNode open = Json.MAPPER.readTree(session.handle("{\"cmd\": \"load\", \"workload\": \"getItems10\","
+                + " \"duration_ms\": 300, \"rate\": 200}"));
+        assertTrue(open.get("ok").booleanValue(), open.toString());
+        assertEquals(200, open.get("offered_per_s").intValue());
+        long offered = open.get("calls").longValue() + open.get("dropped").longValue();
+        assertTrue(Math.abs(offered - 60) <= 2, open.toString());
+        assertEquals(0, open.get("errors").longValue(), open.toString());
+
+        // the command loop's own connection still serves
+        JsonNode measured = Json.MAPPER.readTree(
+                session.handle("{\"cmd\": \"measure\", \"workload\": \"ping\", \"calls\": 3}"));
+        assertEquals(3, measured.get("calls").intValue(), measured.toString());
         session.close();
     }
 

@@ -12,6 +12,16 @@ public interface BenchClient extends Bench, AutoCloseable {
     }
 
     /**
+     * Whether one connection of this client carries concurrent calls, from threads of the caller's, each answered
+     * to its caller (gRPC's HTTP/2 streams, GIOP's request ids). False, the default, for a stack that makes one
+     * call at a time per connection or is not known to be safe for concurrent calls: the {@code load} command
+     * then refuses more calls in flight than connections (runner/PROTOCOL.md#load).
+     */
+    default boolean sharesConnection() {
+        return false;
+    }
+
+    /**
      * Closes the connection. Narrower than {@link AutoCloseable#close()}: a client that waits for its channel
      * to shut down keeps the thread's interrupt itself, so that try-with-resources never swallows one.
      */

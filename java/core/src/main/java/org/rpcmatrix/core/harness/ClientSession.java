@@ -25,6 +25,7 @@ import org.rpcmatrix.core.conformance.VectorRunner;
 import org.rpcmatrix.core.conformance.Workload;
 import org.rpcmatrix.core.contract.Bench;
 import org.rpcmatrix.core.contract.Json;
+import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.core.contract.Protocol;
 import org.rpcmatrix.core.reference.LocalCalculators;
 import org.rpcmatrix.core.reference.ReferenceBench;
@@ -42,6 +43,8 @@ public final class ClientSession implements AutoCloseable {
     private final Bench reference = new ReferenceBench();
     private final Map<String, PreparedWorkload> prepared = new HashMap<>();
     private BenchClient client;
+    /** The server of the last connect: {@code load} opens its connections of its own to it. */
+    private ClientOptions target;
     private boolean finished;
 
     public ClientSession(ContractFiles files, ClientOptions options, ClientFactory factory) {
@@ -87,6 +90,8 @@ public final class ClientSession implements AutoCloseable {
                 return handler(command);
             case "metadata":
                 return metadata();
+            case "load":
+                return load(command);
             case "quit":
                 close();
                 finished = true;
@@ -120,6 +125,7 @@ public final class ClientSession implements AutoCloseable {
         }
         long end = System.nanoTime();
         client = connected;
+        this.target = target;
         ObjectNode answer = success().put("instantiation_ns", end - start);
         Map<String, String> facts = connected.facts();
         if (!facts.isEmpty()) {
@@ -235,6 +241,43 @@ public final class ClientSession implements AutoCloseable {
             answer.putObject("background").put("c2s", after[0] - before[0]).put("s2c", after[1] - before[1]);
         }
         return answer;
+    }
+
+    /**
+     * Many calls of the workload in flight ({@link Load}) over {@code connections} connections of its own to the
+     * connected server, opened for the command and closed after it; the command loop's connection stays as it was.
+     * Workers take the connections round robin; a stack that makes one call at a time per connection refuses more
+     * calls in flight than connections, before opening any.
+     */
+    private ObjectNode load(JsonNode command) throws Exception {
+        PreparedWorkload work = prepared(command, true);
+        if (work.isSession()) {
+            throw new IllegalArgumentException("load: " + work.workload().name()
+                    + " is a session; load takes one operation per call");
+        }
+        BenchClient connected = connected();
+        LoadPlan plan = LoadPlan.of(command);
+        if (plan.inFlight() > plan.connections() && !connected.sharesConnection()) {
+            throw new IllegalArgumentException("load: this client makes one call at a time per connection: in_flight "
+                    + plan.inFlight() + " needs as many connections (asked " + plan.connections() + ")");
+        }
+        Load.checkHeap(plan);
+        Operation op = work.op();
+        Object[] args = work.args();
+        List<BenchClient> connections = new ArrayList<>(plan.connections());
+        try {
+            for (int i = 0; i < plan.connections(); i++) {
+                connections.add(factory.connect(target));
+            }
+            ObjectNode answer = success();
+            answer.setAll(Load.run(plan, worker -> {
+                BenchClient on = connections.get(worker % connections.size());
+                return () -> op.invoke(on, args);
+            }));
+            return answer;
+        } finally {
+            connections.forEach(ClientSession::closeQuietly);
+        }
     }
 
     private ObjectNode samples(JsonNode command) {

@@ -1,0 +1,210 @@
+"""Latency under load (a profile with "load"; runner/PROTOCOL.md#load): the points a cell runs, round by round
+from what its earlier points measured, and the rules that judge a point and find a server's knee. Each rule lives
+here once; the fold (load_fold.py) and the report read them.
+
+Rounds, each a timing plan the shell executes as it executes a workload's (cell.sh: time_workloads), the cgroups'
+CPU and the wall clock read around every point:
+1. closed loop at each of `closed` calls in flight, a connection per call in flight;
+2. open loop at `open_fractions` of the closed loop's best throughput (`arrival`, `open_in_flight` workers);
+3. up to `refine` more open-loop rates, each halving the gap between the highest rate within the knee's bound and
+   the lowest beyond it;
+4. overload: `overload.factor` times the knee (the best closed-loop throughput when no rate was within the bound)
+   for `overload.duration_ms`, then a closed loop of one call for `overload.recovery_ms`.
+
+A point's name is `<workload>@<mode>-<number>`: `ping@closed-8`, `ping@open-2400`, `ping@overload-4800`,
+`ping@recovery-1`."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DEFAULTS = {
+    "workload": "ping",
+    "closed": [1, 2, 4, 8, 16, 32, 64],
+    "open_fractions": [0.25, 0.5, 0.7, 0.85, 1.0, 1.15],
+    "open_in_flight": 64,
+    "arrival": "poisson",
+    "duration_ms": 1000,
+    "warmup_ms": 300,
+    "late_ms": 1,
+    "timeout_ms": 2000,
+    # The knee's bound: p99 latency within this multiple of the p50 of one call at a time (closed loop, 1): its p50,
+    # not its p99, which one stall of the host can move tenfold (3.4 against 44 ms in two cells of one run).
+    "p99_multiple": 10,
+    "refine": 2,
+    # The rate that brings the server to this share of its CPU.
+    "cpu_share": 0.8,
+    "overload": {"factor": 2.0, "duration_ms": 3000, "recovery_ms": 1000},
+}
+# A point whose achieved rate falls under this share of the offered one did not get the load it was asked for.
+ACHIEVED_SHARE = 0.97
+# A client over this share of its CPUs is the bottleneck: the point is the generator's, not the server's.
+CLIENT_BOUND_SHARE = 0.9
+# Little's law (calls in flight = throughput x latency) within this relative difference in a closed loop.
+LITTLE_TOLERANCE = 0.2
+MORE = "timing.more"
+
+
+def dropped(point: dict) -> bool:
+    """Calls dropped beyond the window's edge: when it closes, up to one call per worker can be due and waiting for
+    a worker still busy, which says nothing of the rate; more were never sent because the generator fell behind."""
+    return (point.get("dropped") or 0) > (point.get("in_flight") or 0)
+POINTS = "load.points.json"
+
+
+def settings(profile: dict) -> dict:
+    given = profile.get("load") or {}
+    return DEFAULTS | given | {"overload": DEFAULTS["overload"] | given.get("overload", {})}
+
+
+def point_name(workload: str, mode: str, number: float) -> str:
+    return f"{workload}@{mode}-{int(round(number))}"
+
+
+def parse_point(name: str) -> tuple[str, str, int] | None:
+    """(workload, mode, number) of a point's name, or None for a workload's."""
+    workload, at, point = name.partition("@")
+    mode, _, number = point.rpartition("-")
+    return (workload, mode, int(number)) if at and number.isdigit() else None
+
+
+def command(s: dict, mode: str, number: float) -> dict:
+    """The load command of a point (runner/PROTOCOL.md#load)."""
+    common = {"cmd": "load", "workload": s["workload"], "warmup_ms": s["warmup_ms"], "late_ms": s["late_ms"],
+              "timeout_ms": s["timeout_ms"], "duration_ms": s["duration_ms"]}
+    if mode in ("closed", "recovery"):
+        in_flight = int(number)
+        out = common | {"connections": in_flight, "in_flight": in_flight}
+        if mode == "recovery":
+            out["duration_ms"] = s["overload"]["recovery_ms"]
+        return out
+    in_flight = s["open_in_flight"]
+    out = common | {"connections": in_flight, "in_flight": in_flight, "rate": int(round(number)),
+                    "arrival": s["arrival"], "seed": int(round(number))}
+    if mode == "overload":
+        out["duration_ms"] = s["overload"]["duration_ms"]
+    return out
+
+
+def timing_line(s: dict, mode: str, number: float) -> str:
+    """One point as a line of the timing plan the shell executes (cell.timing_line's columns): a few checked
+    calls first (the fixed warm-up: the connection still answers rightly), the point's load command once, between
+    two readings of the counters; nothing counted on the wire."""
+    name = point_name(s["workload"], mode, number)
+    commands = [{"cmd": "prepare", "workload": s["workload"]}, {"cmd": "warmup", "workload": s["workload"], "calls": 3},
+                command(s, mode, number), {"cmd": "samples", "workload": s["workload"]},
+                {"cmd": "samples", "workload": s["workload"]}]
+    columns = [name, "load", 3, 1, 1, 0]
+    return "\t".join([*map(str, columns), *(json.dumps(c) for c in commands)]) + "\n"
+
+
+def point_of(answer: dict) -> dict:
+    """What the rules below read of a point: its counts and its latency p99 (µs), from a client's answer."""
+    from .load_fold import percentiles  # reading the histograms lives with the fold
+    latency = percentiles(answer, "latency") or {}
+    return {key: answer.get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
+                                             "dropped", "hung")} \
+        | {"p50_us": latency.get("p50"), "p99_us": latency.get("p99")}
+
+
+def point_of_record(rec: dict) -> dict:
+    """The same from a point's record (load_fold.point_record), for the report."""
+    latency = rec.get("latency_us") or {}
+    return {key: rec["load"].get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
+                                                   "dropped", "hung")} | {"p50_us": latency.get("p50"),
+                                                                           "p99_us": latency.get("p99")}
+
+
+def answers(cell_dir: Path) -> dict[str, dict]:
+    """Every point run so far in the cell's pass, by name (point_of; the shell keeps each repetition's answer in
+    <name>.answers.jsonl)."""
+    out = {}
+    for path in sorted(cell_dir.glob("*@*.answers.jsonl")):
+        lines = path.read_text().splitlines()
+        if lines:
+            answer = json.loads(lines[-1])
+            if answer.get("ok"):
+                out[path.name.removesuffix(".answers.jsonl")] = point_of(answer)
+    return out
+
+
+def within(point: dict, bound: float | None) -> bool:
+    """An open-loop point within the knee's bound: its p99 under the bound, the rate it was offered achieved,
+    nothing failed, dropped or hung."""
+    p99 = point.get("p99_us")
+    return (bound is not None and p99 is not None and p99 <= bound and not point.get("errors")
+            and not dropped(point) and not point.get("hung")
+            and (point.get("achieved_per_s") or 0) >= ACHIEVED_SHARE * (point.get("offered_per_s") or 0))
+
+
+def knee(points: dict[str, dict], s: dict) -> dict:
+    """The highest offered rate within the bound below which every rate tried is within it too, and the lowest
+    rate beyond it: {"rate", "beyond", "bound_us"} (None where there is none)."""
+    one = points.get(point_name(s["workload"], "closed", 1))
+    base = one.get("p50_us") if one else None
+    bound = base * s["p99_multiple"] if base is not None else None
+    rates = sorted(((parse_point(name)[2], point) for name, point in points.items()
+                    if parse_point(name) and parse_point(name)[1] == "open"), key=lambda x: x[0])
+    rate = beyond = None
+    for offered, point in rates:
+        if within(point, bound):
+            rate = offered
+        else:
+            beyond = offered
+            break
+    return {"rate": rate, "beyond": beyond, "bound_us": bound}
+
+
+def best_closed(points: dict[str, dict]) -> float:
+    """The closed loop's best throughput over its points without errors."""
+    return max((p.get("achieved_per_s") or 0 for n, p in points.items()
+                if parse_point(n) and parse_point(n)[1] == "closed" and not p.get("errors")), default=0.0)
+
+
+def cpu_rate(shares: list[tuple[float, float]], share: float) -> float | None:
+    """The offered rate at which the server's CPU reaches `share` of a CPU, interpolated between the open-loop
+    points (offered rate, server CPU share) around it; None when no point reached it."""
+    shares = sorted(shares)
+    if shares and shares[0][1] >= share:
+        return shares[0][0]
+    for (r0, s0), (r1, s1) in zip(shares, shares[1:], strict=False):
+        if s0 < share <= s1:
+            return r0 + (share - s0) / (s1 - s0) * (r1 - r0)
+    return None
+
+
+def next_round(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
+    """The points of the next round (see the module's text), or none: the cell's load is done."""
+    ran = {parse_point(n)[1:] for n in points if parse_point(n)}
+    modes = {mode for mode, _ in ran}
+    if "open" not in modes and "overload" not in modes:
+        best = best_closed(points)
+        if best <= 0:
+            return []  # no closed-loop point answered: nothing to offer a rate against
+        return [("open", max(1, best * f)) for f in s["open_fractions"]]
+    if "overload" not in modes:
+        found = knee(points, s)
+        refined = sum(1 for mode, _ in ran if mode == "open") - len(s["open_fractions"])
+        if found["rate"] is not None and found["beyond"] is not None and refined < s["refine"]:
+            middle = (found["rate"] + found["beyond"]) / 2
+            if int(round(middle)) not in {n for mode, n in ran if mode == "open"}:
+                return [("open", middle)]
+        target = found["rate"] or best_closed(points)
+        return [("overload", max(1, target * s["overload"]["factor"])), ("recovery", 1)]
+    return []
+
+
+def first_round(s: dict) -> list[tuple[str, float]]:
+    return [("closed", n) for n in s["closed"]]
+
+
+def write_round(cell_dir: Path, timing: Path, s: dict, round_points: list[tuple[str, float]]) -> bool:
+    """The round's timing plan, and the mark that the shell asks for another after it; False when none is left."""
+    more = cell_dir / MORE
+    if not round_points:
+        timing.write_text("")
+        more.unlink(missing_ok=True)
+        return False
+    timing.write_text("".join(timing_line(s, mode, number) for mode, number in round_points))
+    more.touch()
+    return True

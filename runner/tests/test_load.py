@@ -1,0 +1,155 @@
+"""Latency under load: the rounds a cell runs (conductor/load.py) and a point's record (conductor/load_fold.py)."""
+import json
+
+import pytest
+from hdrh.histogram import HdrHistogram
+
+from conductor import load, load_fold
+
+S = load.settings({"load": {"closed": [1, 4], "open_fractions": [0.5, 1.0], "refine": 1}})
+
+
+def answer(mode, in_flight, achieved, latency_ns, offered=None, **counts):
+    h = HdrHistogram(1, 60_000_000_000, 3)
+    for value in latency_ns:
+        h.record_value(value)
+    out = {"ok": True, "mode": mode, "in_flight": in_flight, "connections": in_flight, "achieved_per_s": achieved,
+           "calls": len(latency_ns), "errors": 0, "dropped": 0, "hung": 0, "late": 0, "timeouts": 0,
+           "latency": h.encode().decode(), "service": h.encode().decode(), "dispatch": h.encode().decode()}
+    if offered is not None:
+        out["offered_per_s"] = offered
+    return out | counts
+
+
+def point(*args, **counts):
+    return load.point_of(answer(*args, **counts))
+
+
+def test_point_names_read_back():
+    assert load.point_name("ping", "open", 2400.4) == "ping@open-2400"
+    assert load.parse_point("ping@open-2400") == ("ping", "open", 2400)
+    assert load.parse_point("ping") is None and load.parse_point("getItems100") is None
+
+
+def test_rounds_closed_then_open_at_fractions_of_the_best_then_the_knee_then_overload():
+    assert load.first_round(S) == [("closed", 1), ("closed", 4)]
+    points = {"ping@closed-1": point("closed", 1, 10_000, [100_000] * 100),
+              "ping@closed-4": point("closed", 4, 20_000, [200_000] * 100)}
+    assert load.next_round(points, S) == [("open", 10_000), ("open", 20_000)]
+    # 10,000/s within the bound (10 x the 100 µs p99 of one call at a time), 20,000/s beyond it: one rate between
+    points["ping@open-10000"] = point("open", 64, 10_000, [300_000] * 100, offered=10_000)
+    points["ping@open-20000"] = point("open", 64, 15_000, [5_000_000] * 100, offered=20_000)
+    assert load.next_round(points, S) == [("open", 15_000)]
+    points["ping@open-15000"] = point("open", 64, 15_000, [400_000] * 100, offered=15_000)
+    assert load.knee(points, S)["rate"] == 15_000
+    # refine is spent: twice the knee, then one call at a time to see the server recover
+    assert load.next_round(points, S) == [("overload", 30_000), ("recovery", 1)]
+    points["ping@overload-30000"] = point("open", 64, 12_000, [9_000_000] * 100, offered=30_000)
+    points["ping@recovery-1"] = point("closed", 1, 9_000, [110_000] * 100)
+    assert load.next_round(points, S) == []
+
+
+def test_no_closed_point_answered_ends_the_load():
+    assert load.next_round({}, S) == []
+
+
+@pytest.mark.parametrize("counts, within", [
+    ({}, True),
+    ({"errors": 1}, False),
+    ({"dropped": 3}, True),  # at most one per worker (64) is the window's closing edge
+    ({"dropped": 65}, False),
+    ({"achieved_per_s": 9_000}, False),  # under 97% of the 10,000 offered
+])
+def test_a_rate_is_within_the_knee_only_when_nothing_went_wrong(counts, within):
+    given = point("open", 64, 10_000, [300_000] * 100, offered=10_000) | counts
+    assert load.within(given, 1_000) is within
+
+
+def test_the_commands_state_every_setting():
+    closed = load.command(S, "closed", 4)
+    assert closed["connections"] == closed["in_flight"] == 4 and "rate" not in closed
+    opened = load.command(S, "open", 2400)
+    assert opened["rate"] == 2400 and opened["arrival"] == "poisson" and opened["in_flight"] == 64
+    assert load.command(S, "overload", 4800)["duration_ms"] == 3000
+    line = load.timing_line(S, "open", 2400).rstrip("\n").split("\t")
+    assert line[0] == "ping@open-2400" and json.loads(line[8]) == opened
+
+
+def test_the_rate_at_a_cpu_share_is_interpolated():
+    shares = [(1000, 0.2), (2000, 0.6), (3000, 1.0)]
+    assert load.cpu_rate(shares, 0.8) == pytest.approx(2500)
+    assert load.cpu_rate(shares, 0.1) == 1000
+    assert load.cpu_rate(shares[:2], 0.8) is None
+
+
+def test_percentiles_from_a_histogram_or_from_raw_samples():
+    encoded = answer("closed", 1, 1000, [1000 * i for i in range(1, 101)])
+    raw = {"latency_samples_ns": [1000 * i for i in range(1, 101)]}
+    for given in (encoded, raw):
+        found = load_fold.percentiles(given, "latency")
+        assert found["p50"] == pytest.approx(50, rel=0.01) and found["p99"] == pytest.approx(99, rel=0.01)
+        assert found["count"] == 100
+    assert load_fold.percentiles({}, "latency") is None
+
+
+def test_guards():
+    rep = {"client_cpu_us_before": 0, "client_cpu_us_after": 950_000, "server_cpu_us_before": 0,
+           "server_cpu_us_after": 400_000, "wall_us_before": 0, "wall_us_after": 1_000_000}
+    shares = load_fold.cpu_shares(rep)
+    assert shares["client"] == pytest.approx(0.95) and shares["server"] == pytest.approx(0.4)
+    # over the time the load ran, not the seconds its connections took to open
+    slow_open = rep | {"wall_us_after": 9_000_000}
+    assert load_fold.cpu_shares(slow_open, 1000)["server"] == pytest.approx(0.4)
+    assert load_fold.cpu_shares(slow_open)["server"] == pytest.approx(0.4 / 9)
+    # a client at 95% of its one CPU is the bottleneck, whatever the server does
+    assert "client-bound" in load_fold.guards(answer("closed", 1, 10_000, [100_000] * 10), shares, 1)
+    assert "client-bound" not in load_fold.guards(answer("closed", 1, 10_000, [100_000] * 10), shares, 2)
+    # Little's law: 8 in flight at 10,000/s and 800 µs each holds; at 100 µs each it cannot
+    assert "little" not in load_fold.guards(answer("closed", 8, 10_000, [800_000] * 10), None, 1)
+    assert "little" in load_fold.guards(answer("closed", 8, 10_000, [100_000] * 10), None, 1)
+    assert load_fold.guards(answer("open", 64, 5_000, [1] * 10, offered=10_000, dropped=200), None, 1) == [
+        "under-offered", "dropped"]
+    assert load_fold.guards(answer("open", 64, 10_000, [1] * 10, offered=10_000, dropped=2), None, 1) == []
+
+
+def test_a_point_record():
+    rep = {"client_cpu_us_before": 0, "client_cpu_us_after": 300_000, "server_cpu_us_before": 0,
+           "server_cpu_us_after": 500_000, "wall_us_before": 0, "wall_us_after": 1_000_000}
+    rec = load_fold.point_record({}, "ping@open-10000", answer("open", 64, 10_000, [200_000] * 10, offered=10_000),
+                                 rep, 1)
+    assert rec["kind"] == "load" and rec["status"] == "pass"
+    assert rec["point"] == {"mode": "open", "number": 10_000}
+    assert rec["cpu_us_per_call"]["server"] == pytest.approx(50)  # half a CPU over 10,000 calls a second
+    assert rec["latency_us"]["p99"] == pytest.approx(200, rel=0.01) and rec["guards"] == []
+    missing = load_fold.point_record({}, "ping@closed-1", None, rep, 1)
+    assert missing["status"] == "error"
+
+
+def test_the_report_gives_each_cell_its_knee_overload_and_points():
+    from types import SimpleNamespace
+
+    from analysis.report import markdown
+    from analysis.report.sections import load as section
+
+    def rec(name, answer_, server_share=0.5):
+        rep = {"client_cpu_us_before": 0, "client_cpu_us_after": 200_000, "server_cpu_us_before": 0,
+               "server_cpu_us_after": int(server_share * 1e6), "wall_us_before": 0, "wall_us_after": 1_000_000}
+        base = {"protocol": "rawtcp", "cell": "rawtcp/python→python", "client": "python", "workload": name,
+                "status": None, "reason": "", "rss_kb": {"server_peak": 40_960}}
+        return load_fold.point_record(base, name, answer_, rep, 1)
+
+    recs = [rec("ping@closed-1", answer("closed", 1, 10_000, [100_000] * 100)),
+            rec("ping@closed-4", answer("closed", 4, 20_000, [200_000] * 100)),
+            rec("ping@open-10000", answer("open", 64, 10_000, [300_000] * 100, offered=10_000), 0.4),
+            rec("ping@open-20000", answer("open", 64, 15_000, [5_000_000] * 100, offered=20_000), 1.0),
+            rec("ping@overload-20000", answer("open", 64, 12_000, [9_000_000] * 100, offered=20_000, errors=3), 1.0),
+            rec("ping@recovery-1", answer("closed", 1, 9_000, [120_000] * 100))]
+    ctx = SimpleNamespace(run={"profile": {"load": {"closed": [1, 4], "open_fractions": [0.5, 1.0]}}},
+                          load_points=recs)
+    text = markdown.render(section.load_points(ctx))
+    knee_row = next(line for line in text.splitlines() if line.startswith("| `rawtcp/python→python`"))
+    assert "20,000/s" in knee_row and "10,000/s" in knee_row  # best closed loop, knee
+    assert "×1.20" in knee_row and "3 errors" in knee_row  # recovery against one call at a time; overload's errors
+    assert "rate at 80% server CPU" in text and "16,667/s" in knee_row  # 0.4 at 10,000/s, 1.0 at 20,000/s
+    assert "under-offered" in text  # 15,000 of 20,000
+    assert section.summary_line(ctx) == "6 points over 1 cells, 2 guarded"
