@@ -630,7 +630,7 @@ interrupted_run() {
   [ "$status" -eq 0 ]
   OUT="$OUT-spin" record_holds spin/alpha→alpha 'ping@closed-1' '.guards | index("client-bound")'
   grep -q 'Latency under load' "$OUT/report/load.md"
-  grep -q '| `echo/alpha→alpha` |' "$OUT/report/load.md"
+  grep -qF "| \`echo/alpha→alpha\` |" "$OUT/report/load.md"
   grep -q 'report/load.md' "$OUT/REPORT.md"
 }
 
