@@ -198,8 +198,10 @@ def cover_language_pairs(cells: list[dict]) -> list[dict]:
 
 def cover_same_language(cells: list[dict]) -> list[dict]:
     """The runnable cells whose client and server are of one language (each server driven by its own language's
-    client: a load profile's), and the cells that cannot run, with their reasons."""
-    return [c for c in cells if c["client_language"] == c["server_language"] or not can_run(c)]
+    client: a load profile's), every client of a server elsewhere (--server-at: its language is unknown), and the
+    cells that cannot run, with their reasons."""
+    return [c for c in cells
+            if c["client_language"] == c["server_language"] or c["server"] == ELSEWHERE or not can_run(c)]
 
 
 @dataclass

@@ -310,7 +310,7 @@ def load_point_record(run: Path, cell: dict, cell_dir: Path, facts: dict) -> dic
 def _forget_server(rec: dict) -> None:
     """No figure of the server's side: its CPU, memory and threads were not measured here."""
     for field, keys in (("cpu_us_per_call", ("server", "server_rep_cv")), ("rss_kb", ("server_peak", "server_after")),
-                        ("threads", ("server",))):
+                        ("threads", ("server",)), ("cpu_share", ("server",))):
         if rec.get(field):
             rec[field].update(dict.fromkeys(keys))
     if rec.get("cpu_us_per_call", {}) and "per_repetition" in rec["cpu_us_per_call"]:

@@ -293,6 +293,19 @@ def test_a_covering_profile_crosses_each_language_pair_once_and_every_implementa
     assert cells_mod.cover_language_pairs(chosen) == chosen  # a cover of a cover is itself
 
 
+def test_a_load_profile_drives_each_server_with_its_own_languages_clients():
+    def cell(client, server, client_language, server_language, **extra):
+        return {"name": f"p/{client}→{server}", "protocol": "p", "client": client, "server": server,
+                "client_language": client_language, "server_language": server_language, **extra}
+    cells = [cell("java", "java", "java", "java"), cell("java-pool", "java", "java", "java"),
+             cell("python", "java", "python", "java"), cell("java", "python", "java", "python"),
+             cell("node", "dotnet", "node", "dotnet", unsupported="no"),
+             cell("python", cells_mod.ELSEWHERE, "python", cells_mod.ELSEWHERE)]
+    chosen = [c["name"] for c in cells_mod.cover_same_language(cells)]
+    # a server elsewhere takes every client; a cell that cannot run keeps its row and reason
+    assert chosen == ["p/java→java", "p/java-pool→java", "p/node→dotnet", "p/python→elsewhere"]
+
+
 def test_plan_unknown_profile_is_a_clear_error():
     with pytest.raises(plan.PlanError, match="unknown profile 'nope'; known: certify, smoke, default"):
         plan.load_profile(IDL, "nope")

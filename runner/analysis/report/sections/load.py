@@ -48,7 +48,8 @@ def knee_of(recs: list[dict], settings: dict) -> dict:
 
 def cpu_rate(recs: list[dict], share: float) -> float | None:
     return load_rules.cpu_rate([(r["load"]["offered_per_s"], r["cpu_share"]["server"]) for r in recs
-                                if r["status"] == "pass" and r["point"]["mode"] == "open" and r.get("cpu_share")],
+                                if r["status"] == "pass" and r["point"]["mode"] == "open"
+                                and (r.get("cpu_share") or {}).get("server") is not None],
                                share)
 
 
