@@ -26,8 +26,8 @@ from .wire import RETRANSMIT_KEYS, SEGMENT_KEYS, WIRE_KEYS
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # a timed workload's repetitions (runner/lib/cell.sh: time_workload), one row each: the calls the client made,
 # each side's cgroup CPU (µs) and the client's veth line of /proc/<pid>/net/dev, just before and just after it
-REPETITION_COLUMNS = ("calls", "client_cpu_us_before", "server_cpu_us_before", "dev_before", "wall_us_before",
-                      "client_cpu_us_after", "server_cpu_us_after", "dev_after", "wall_us_after")
+REPETITION_COLUMNS = ("calls", "client_cpu_us_before", "server_cpu_us_before", "dev_before", "client_cpu_us_after",
+                      "server_cpu_us_after", "dev_after", "wall_us_before", "wall_us_after")
 
 
 def _resent_bytes(before: dict | None, after: dict | None) -> dict[str, float] | None:

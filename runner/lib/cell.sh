@@ -48,7 +48,7 @@ window_snapshot() {
 # and 21-29 µs without, alternating runs): its vCPUs wake faster after recent activity, so the runner keeps its own
 # out of the window, as the floor's client has none of it between its repetitions.
 time_workload() {
-  local dir="$1" ckey="$2" name="$6" rep when role key value line answer calls row
+  local dir="$1" ckey="$2" name="$6" rep when role key value line answer calls row walls
   local cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}"
   client_call "$ckey" "$COMMAND_TIMEOUT" "$8" "$dir/.answer" || return
   client_call "$ckey" "$COMMAND_TIMEOUT" "$9" "$dir/.answer" || return
@@ -58,7 +58,7 @@ time_workload() {
   : >"$dir/$name.repetitions.tsv"
   : >"$dir/$name.answers.jsonl"
   for ((rep = 0; rep < $7; rep++)); do
-    row=""
+    row="" walls=""
     for when in before after; do
       if [[ "$when" == after ]]; then client_call "$ckey" "$COMMAND_TIMEOUT" "${10}" "$dir/.answer" || return; fi
       for role in client server; do
@@ -75,13 +75,14 @@ time_workload() {
           if [[ "$line" =~ ^[[:space:]]*"$IF_CLIENT": ]]; then value="$line"; fi
         done 2>/dev/null <"/proc/$cpid/net/dev" || true
       fi
-      row+=$'\t'"$value"$'\t'"${EPOCHREALTIME/./}"
+      row+=$'\t'"$value"
+      walls+=$'\t'"${EPOCHREALTIME/./}"
     done
     IFS= read -r answer <"$dir/.answer"
     printf '%s\n' "$answer" >>"$dir/$name.answers.jsonl"
     calls=0
     if [[ "$answer" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then calls="${BASH_REMATCH[1]}"; fi
-    printf '%s%s\n' "$calls" "$row" >>"$dir/$name.repetitions.tsv"
+    printf '%s%s%s\n' "$calls" "$row" "$walls" >>"$dir/$name.repetitions.tsv"
   done
   window_snapshot "$cpid" "$spid" "$4" "$5" >"$dir/$name.window.after"
   client_call "$ckey" "$COMMAND_TIMEOUT" "${11}" "$dir/$name.samples.json"
