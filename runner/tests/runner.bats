@@ -97,8 +97,8 @@ interrupted_run() {
 @test "cells: every client implementation × every server implementation, gaps as unsupported rows with a reason" {
   run "$RPCM" cells --manifests "$FIX" --idl "$FIDL"
   [ "$status" -eq 0 ]
-  # 17 protocols: echo has 3 clients (alpha, alpha-fast, beta) × 2 servers, the other 16 2 × 2
-  [ "$(grep -c $'\t' <<<"$output")" -eq 70 ]
+  # 18 protocols: echo has 3 clients (alpha, alpha-fast, beta) × 2 servers, the other 17 2 × 2
+  [ "$(grep -c $'\t' <<<"$output")" -eq 74 ]
   grep -qx $'gap/beta→alpha\tunsupported: not implemented in beta' <<<"$output"
   grep -qx $'nope/alpha→beta\tunsupported: alpha cannot speak nope: no library' <<<"$output"
   grep -qx $'echo/alpha-fast→beta\truns' <<<"$output"
