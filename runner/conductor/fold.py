@@ -27,7 +27,8 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # a timed workload's repetitions (runner/lib/cell.sh: time_workload), one row each: the calls the client made,
 # each side's cgroup CPU (µs) and the client's veth line of /proc/<pid>/net/dev, just before and just after it
 REPETITION_COLUMNS = ("calls", "client_cpu_us_before", "server_cpu_us_before", "dev_before", "client_cpu_us_after",
-                      "server_cpu_us_after", "dev_after", "wall_us_before", "wall_us_after")
+                      "server_cpu_us_after", "dev_after", "wall_us_before", "client_wait_us_before", "wall_us_after",
+                      "client_wait_us_after")
 
 
 def _resent_bytes(before: dict | None, after: dict | None) -> dict[str, float] | None:
@@ -55,7 +56,8 @@ def repetitions(cell_dir: Path, name: str) -> list[dict]:
     for line in (path.read_text().splitlines() if path.exists() else []):
         row = dict(zip(REPETITION_COLUMNS, line.split("\t"), strict=False))
         out.append({"calls": _number(row.get("calls", "")) or 0,
-                    **{k: _number(row.get(k, "")) for k in REPETITION_COLUMNS if "cpu" in k or "wall" in k},
+                    **{k: _number(row.get(k, "")) for k in REPETITION_COLUMNS
+                       if "cpu" in k or "wall" in k or "wait" in k},
                     "wire_before": wire.dev([row.get("dev_before", "")]),
                     "wire_after": wire.dev([row.get("dev_after", "")])})
     return out

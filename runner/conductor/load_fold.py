@@ -45,16 +45,19 @@ def cpu_shares(rep: dict, active_ms: float | None = None) -> dict | None:
     if wall <= 0 or None in readings:
         return None
     over = min(wall, active_ms * 1000) if active_ms else wall
-    return {"client": (readings[1] - readings[0]) / over, "server": (readings[3] - readings[2]) / over,
-            "wall_ms": wall / 1000, "active_ms": over / 1000}
+    shares = {"client": (readings[1] - readings[0]) / over, "server": (readings[3] - readings[2]) / over,
+              "wall_ms": wall / 1000, "active_ms": over / 1000}
+    waited = [rep.get("client_wait_us_before"), rep.get("client_wait_us_after")]
+    if None not in waited:  # the client's threads runnable but waiting for a CPU (cpu.pressure's "some")
+        shares["client_waiting"] = (waited[1] - waited[0]) / over
+    return shares
 
 
 def guards(answer: dict, shares: dict | None, client_cpus: int) -> list[str]:
     """What makes a point not the server's alone, each a short name the report explains:
     `under-offered` (open loop: achieved under 97% of offered), `dropped` (beyond the window's edge: load.dropped),
-    `errors`, `hung`, `client-bound` (the
-    client over 90% of its CPUs), `little` (closed loop: in flight differs from throughput x mean latency by over
-    20%)."""
+    `errors`, `hung`, `client-bound` (the client's threads running or waiting for a CPU over 90% of the time, per
+    CPU it has), `little` (closed loop: in flight differs from throughput x mean latency by over 20%)."""
     found = []
     offered = answer.get("offered_per_s")
     if offered and answer.get("achieved_per_s", 0) < load.ACHIEVED_SHARE * offered:
@@ -64,7 +67,8 @@ def guards(answer: dict, shares: dict | None, client_cpus: int) -> list[str]:
     for key in ("errors", "hung"):
         if answer.get(key):
             found.append(key)
-    if shares is not None and shares["client"] >= load.CLIENT_BOUND_SHARE * client_cpus:
+    demand = shares["client"] + shares.get("client_waiting", 0) if shares is not None else 0
+    if demand >= load.CLIENT_BOUND_SHARE * client_cpus:
         found.append("client-bound")
     if answer.get("mode") == "closed":
         latency = percentiles(answer, "latency")

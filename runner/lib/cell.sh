@@ -76,7 +76,12 @@ time_workload() {
         done 2>/dev/null <"/proc/$cpid/net/dev" || true
       fi
       row+=$'\t'"$value"
-      walls+=$'\t'"${EPOCHREALTIME/./}"
+      # the wall clock, and how long the client's threads waited for a CPU ("some" of cpu.pressure: total=µs)
+      value=""
+      if [[ -n "$CGROUP_DIR" && -r "$CGROUP_DIR/client/cpu.pressure" ]]; then
+        read -r _ _ _ _ value <"$CGROUP_DIR/client/cpu.pressure" || true
+      fi
+      walls+=$'\t'"${EPOCHREALTIME/./}"$'\t'"${value#total=}"
     done
     IFS= read -r answer <"$dir/.answer"
     printf '%s\n' "$answer" >>"$dir/$name.answers.jsonl"

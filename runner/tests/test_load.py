@@ -104,6 +104,11 @@ def test_guards():
     # a client at 95% of its one CPU is the bottleneck, whatever the server does
     assert "client-bound" in load_fold.guards(answer("closed", 1, 10_000, [100_000] * 10), shares, 1)
     assert "client-bound" not in load_fold.guards(answer("closed", 1, 10_000, [100_000] * 10), shares, 2)
+    # a client that ran 60% of the time and waited for its CPU another 35% (another process had it) is as short
+    starved = load_fold.cpu_shares(rep | {"client_cpu_us_after": 600_000, "client_wait_us_before": 0,
+                                          "client_wait_us_after": 350_000})
+    assert starved["client_waiting"] == pytest.approx(0.35)
+    assert "client-bound" in load_fold.guards(answer("closed", 1, 10_000, [100_000] * 10), starved, 1)
     # Little's law: 8 in flight at 10,000/s and 800 µs each holds; at 100 µs each it cannot
     assert "little" not in load_fold.guards(answer("closed", 8, 10_000, [800_000] * 10), None, 1)
     assert "little" in load_fold.guards(answer("closed", 8, 10_000, [100_000] * 10), None, 1)

@@ -15,7 +15,8 @@ GUARDS = {
     "dropped": "more calls due in the window were never sent than the one per worker its closing edge can leave",
     "errors": "calls failed",
     "hung": "calls were still outstanding long after the window",
-    "client-bound": "the client used over 90% of its CPU: the point measures the load generator",
+    "client-bound": "the client's threads ran or waited for its CPU over 90% of the time: the point measures the "
+                    "load generator",
     "little": "in flight differs from throughput × mean latency by over 20% (Little's law): the generator did not "
               "keep its calls in flight",
 }
