@@ -80,7 +80,7 @@ class CorbaRoundTripTest {
                 assertTrue(answer.get("calls").longValue() > 0, answer.toString());
                 assertEquals(0, answer.get("errors").longValue(), answer.toString());
                 // four calls in flight over the load's one connection, beside the command loop's
-                assertEquals(2, answer.get("connections_seen").longValue(), answer.toString());
+                assertEquals(1, answer.get("connections_added").longValue(), answer.toString());
                 JsonNode session2 = Json.MAPPER.readTree(session.handle(
                         "{\"cmd\": \"load\", \"workload\": \"calculatorSession\", \"duration_ms\": 100}"));
                 assertFalse(session2.get("ok").booleanValue(), "a session is refused");

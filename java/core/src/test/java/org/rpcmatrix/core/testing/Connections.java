@@ -43,15 +43,19 @@ public final class Connections {
 
     /**
      * Answers the {@code load} command on another thread, adding {@code "connections_seen"}: the most connections
-     * to {@code port} listed while it ran (sampled every 20 ms; -1 without /proc/net).
+     * to {@code port} listed while it ran (sampled every 20 ms; -1 without /proc/net), and
+     * {@code "connections_added"}: that less those listed just before it (the test class's other connections to
+     * its server, which an earlier test may have left open, are not the command's).
      */
     public static ObjectNode seenDuring(ClientSession session, String command, int port) throws Exception {
+        long before = to(port);
         CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> session.handle(command));
         long most = -1;
         while (!answer.isDone()) {
             most = Math.max(most, to(port));
             Thread.sleep(20);
         }
-        return ((ObjectNode) Json.MAPPER.readTree(answer.get())).put("connections_seen", most);
+        return ((ObjectNode) Json.MAPPER.readTree(answer.get())).put("connections_seen", most)
+                .put("connections_added", most - before);
     }
 }
