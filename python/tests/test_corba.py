@@ -46,3 +46,23 @@ def test_python_client_against_python_server(idl, repository, tmp_path, protocol
     assert_all_pass_or_lacked(idl, protocol, results)
     assert {r["id"] for r in results if r["id"].startswith("calculator_") and r["status"] == "pass"} == {
         "calculator_session", "calculator_isolation", "calculator_released"}
+
+
+def test_the_command_loops_connection_outlives_a_load(repository, tmp_path):
+    # The load command's clients share the process's one ORB with the command loop's: closing them left every later
+    # call failing with ORBHasShutdown (runner/PROTOCOL.md#load).
+    cell = ["--cell", str(tmp_path)]
+    server, port = start_server("rpcmatrix.corba", "corba-ior", repository, extra=cell)
+    try:
+        answers = run_client("rpcmatrix.corba", "corba-ior", repository, port, [
+            {"cmd": "connect"},
+            {"cmd": "load", "workload": "ping", "connections": 8, "in_flight": 8, "duration_ms": 200},
+            {"cmd": "prepare", "workload": "ping"},
+            {"cmd": "measure", "workload": "ping", "calls": 5},
+            {"cmd": "quit"}], extra=cell)
+    finally:
+        server.terminate()
+        assert server.wait(10) == 0
+    assert all(a["ok"] for a in answers), answers
+    assert answers[1]["calls"] > 0 and answers[1]["errors"] == 0, answers[1]
+    assert answers[3]["calls"] == 5

@@ -3,6 +3,7 @@ server left in the cell's folder; `corba-naming` resolves "Bench" and "Calculato
 service at corbaloc::HOST:PORT/NameService. Calls run on the caller's thread over one IIOP connection."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from omniORB import CORBA
@@ -30,9 +31,21 @@ class CorbaCalculators:
         return isinstance(error, CORBA.OBJECT_NOT_EXIST)
 
 
+# omniORB opens at most 5 connections to a server by default and queues the calls beyond them; the load command's
+# workers (runner/PROTOCOL.md#load) each want a connection of their own.
+CLIENT_ARGS = ["-ORBmaxGIOPConnectionPerServer", "128"]
+
+
 class CorbaClient(GenericClient):
+    # ORB_init hands every caller the process's one ORB: the last client to close destroys it (the load command's
+    # clients closing destroyed the command loop's ORB under it: ORBHasShutdown on every call after).
+    _open = 0
+    _count_lock = threading.Lock()
+
     def __init__(self, options):
-        self._orb = orbs.init()
+        self._orb = orbs.init(CLIENT_ARGS)
+        with CorbaClient._count_lock:
+            CorbaClient._open += 1
         if options.registered.variant.get("reference") == "naming-service":
             bench = resolve(self._orb, options.host, options.port, "Bench")
             factory = resolve(self._orb, options.host, options.port, "CalculatorFactory")
@@ -55,7 +68,11 @@ class CorbaClient(GenericClient):
         return from_wire(operation.returns)(result)
 
     def close(self) -> None:
-        self._orb.destroy()
+        with CorbaClient._count_lock:
+            CorbaClient._open -= 1
+            last = CorbaClient._open == 0
+        if last:
+            self._orb.destroy()
 
 
 def _read(path: Path) -> str:
