@@ -118,14 +118,13 @@ def point_of_record(rec: dict) -> dict:
 
 def answers(cell_dir: Path) -> dict[str, dict]:
     """Every point run so far in the cell's pass, by name (point_of; the shell keeps each repetition's answer in
-    <name>.answers.jsonl)."""
+    <name>.answers.jsonl); a point whose command failed is there too, `failed`, so that no round repeats it."""
     out = {}
     for path in sorted(cell_dir.glob("*@*.answers.jsonl")):
         lines = path.read_text().splitlines()
-        if lines:
-            answer = json.loads(lines[-1])
-            if answer.get("ok"):
-                out[path.name.removesuffix(".answers.jsonl")] = point_of(answer)
+        name = path.name.removesuffix(".answers.jsonl")
+        answer = json.loads(lines[-1]) if lines else {}
+        out[name] = point_of(answer) if answer.get("ok") else {"mode": parse_point(name)[1], "failed": True}
     return out
 
 
@@ -175,7 +174,14 @@ def cpu_rate(shares: list[tuple[float, float]], share: float) -> float | None:
 
 
 def next_round(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
-    """The points of the next round (see the module's text), or none: the cell's load is done."""
+    """The points of the next round (see the module's text), or none: the cell's load is done. A point already
+    run (answered or failed) is never planned again, so a cell whose points fail still ends."""
+    planned = [(mode, number) for mode, number in _plan(points, s)
+               if point_name(s["workload"], mode, number) not in points]
+    return planned
+
+
+def _plan(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
     ran = {parse_point(n)[1:] for n in points if parse_point(n)}
     modes = {mode for mode, _ in ran}
     if "open" not in modes and "overload" not in modes:
@@ -191,7 +197,7 @@ def next_round(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
             if int(round(middle)) not in {n for mode, n in ran if mode == "open"}:
                 return [("open", middle)]
         target = found["rate"] or best_closed(points)
-        return [("overload", max(1, target * s["overload"]["factor"])), ("recovery", 1)]
+        return [("overload", max(1, target * s["overload"]["factor"])), ("recovery", 1)] if target else []
     return []
 
 

@@ -158,3 +158,18 @@ def test_the_report_gives_each_cell_its_knee_overload_and_points():
     assert "rate at 80% server CPU" in text and "16,667/s" in knee_row  # 0.4 at 10,000/s, 1.0 at 20,000/s
     assert "under-offered" in text  # 15,000 of 20,000
     assert section.summary_line(ctx) == "6 points over 1 cells, 2 guarded"
+
+
+def test_failed_points_are_never_planned_again_so_a_failing_cell_ends(tmp_path):
+    # an open round whose commands all failed: it is not asked for again (a failing stack looped on it for minutes)
+    (tmp_path / "ping@closed-1.answers.jsonl").write_text(json.dumps(answer("closed", 1, 10_000, [100_000] * 10)))
+    (tmp_path / "ping@closed-4.answers.jsonl").write_text(json.dumps(answer("closed", 4, 20_000, [100_000] * 10)))
+    for rate in (10_000, 20_000):
+        (tmp_path / f"ping@open-{rate}.answers.jsonl").write_text('{"ok": false, "error": "ORB has shut down"}\n')
+    points = load.answers(tmp_path)
+    assert points["ping@open-10000"] == {"mode": "open", "failed": True}
+    assert load.knee(points, S)["rate"] is None
+    assert load.next_round(points, S) == [("overload", 40_000), ("recovery", 1)]
+    for name in ("ping@overload-40000", "ping@recovery-1"):
+        (tmp_path / f"{name}.answers.jsonl").write_text('{"ok": false, "error": "ORB has shut down"}\n')
+    assert load.next_round(load.answers(tmp_path), S) == []
