@@ -38,8 +38,9 @@ DEFAULTS = {
 }
 # A point whose achieved rate falls under this share of the offered one did not get the load it was asked for.
 ACHIEVED_SHARE = 0.97
-# A client running or waiting to run over this share of the time, per CPU it has, is the bottleneck: the point is
-# the generator's, not the server's (waiting counts: a client starved by another process is as short of CPU).
+# A client running, or with all its runnable threads waiting for its CPU, over this share of the time, per CPU it
+# has, is the bottleneck: the point is the generator's, not the server's (a client starved by another process is
+# as short of CPU as one using all of it; a thread waiting while another of the client runs is not).
 CLIENT_BOUND_SHARE = 0.9
 # Little's law (calls in flight = throughput x latency) within this relative difference in a closed loop.
 LITTLE_TOLERANCE = 0.2

@@ -48,7 +48,7 @@ def cpu_shares(rep: dict, active_ms: float | None = None) -> dict | None:
     shares = {"client": (readings[1] - readings[0]) / over, "server": (readings[3] - readings[2]) / over,
               "wall_ms": wall / 1000, "active_ms": over / 1000}
     waited = [rep.get("client_wait_us_before"), rep.get("client_wait_us_after")]
-    if None not in waited:  # the client's threads runnable but waiting for a CPU (cpu.pressure's "some")
+    if None not in waited:  # every runnable thread of the client waiting for its CPU (cpu.pressure's "full")
         shares["client_waiting"] = (waited[1] - waited[0]) / over
     return shares
 

@@ -76,10 +76,11 @@ time_workload() {
         done 2>/dev/null <"/proc/$cpid/net/dev" || true
       fi
       row+=$'\t'"$value"
-      # the wall clock, and how long the client's threads waited for a CPU ("some" of cpu.pressure: total=µs)
+      # the wall clock, and how long every runnable thread of the client waited for a CPU that ran something else
+      # ("full" of cpu.pressure, its second line: total=µs; "some" also counts a thread waiting while another runs)
       value=""
       if [[ -n "$CGROUP_DIR" && -r "$CGROUP_DIR/client/cpu.pressure" ]]; then
-        read -r _ _ _ _ value <"$CGROUP_DIR/client/cpu.pressure" || true
+        { read -r _ && read -r _ _ _ _ value; } <"$CGROUP_DIR/client/cpu.pressure" || true
       fi
       walls+=$'\t'"${EPOCHREALTIME/./}"$'\t'"${value#total=}"
     done
