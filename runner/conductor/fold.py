@@ -262,10 +262,7 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     rec.update(stats.summarize(samples))
     rec.update(status="pass", calls=total)
     rec["cpu_us_per_call"] = _cpu(reps) or None
-    client, server = measured_["client_group"], measured_["server_group"]
-    rec["rss_kb"] = {"client_peak": client["rss_peak_kb"], "server_peak": server["rss_peak_kb"],
-                     "client_after": client["rss_kb"], "server_after": server["rss_kb"]}
-    rec["threads"] = {"client": client["threads"], "server": server["threads"]}
+    _memory_and_threads(rec, measured_)
     before, after = measured_.get("accepted_before"), measured_.get("accepted_after")
     if before is not None and after is not None:
         rec["wire_per_call"] = {"connections": (after - before) / total}
@@ -298,15 +295,19 @@ def load_point_record(run: Path, cell: dict, cell_dir: Path, facts: dict) -> dic
     rec = _base(run, cell, name, facts["pass"], facts)
     rec.update(repetitions=1, size="load")
     load_fold.point_record(rec, name, answer if answer and answer.get("ok") else None, reps[-1] if reps else None,
-                           CLIENT_CPUS, load.command(load.settings(plan.read_profile(run)), *load.parse_point(name)[1:])
-                           .get("warmup_ms", 0))
+                           CLIENT_CPUS, load.settings(plan.read_profile(run))["warmup_ms"])
+    _memory_and_threads(rec, measured_)
+    if cell.get("server_host"):
+        _forget_server(rec)
+    return rec
+
+
+def _memory_and_threads(rec: dict, measured_: dict) -> None:
+    """Each side's peak and final memory and its threads, from the snapshot after the timed window."""
     client, server = measured_["client_group"], measured_["server_group"]
     rec["rss_kb"] = {"client_peak": client["rss_peak_kb"], "server_peak": server["rss_peak_kb"],
                      "client_after": client["rss_kb"], "server_after": server["rss_kb"]}
     rec["threads"] = {"client": client["threads"], "server": server["threads"]}
-    if cell.get("server_host"):
-        _forget_server(rec)
-    return rec
 
 
 def _forget_server(rec: dict) -> None:

@@ -82,7 +82,7 @@ def knee_table(ctx: Context, protocol: str, settings: dict) -> Table:
                     if r["status"] == "pass" and r["point"]["mode"] == "closed"), default=None)
         cpu = cpu_rate(recs, settings["cpu_share"])
         rows.append([Code(cell), _rate(best), _rate(found["rate"]), _rate(found["beyond"]),
-                     _us({"b": found["bound_us"]}, "b"), _rate(cpu), overload_text(recs)])
+                     _us(found, "bound_us"), _rate(cpu), overload_text(recs)])
     return Table(["cell", "best closed loop", "knee", "first rate beyond", "p99 bound",
                   f"rate at {settings['cpu_share']:.0%} server CPU", "overload, then recovery"], rows)
 
