@@ -38,7 +38,11 @@ LEGEND = Text("Each attack runs on its own against one server process per protoc
               "request as a correct one. Flags: not served during (a valid ping on a new connection failed while the "
               "attack's connections were open), down after (it failed after), +N MiB (VmRSS of the server's process "
               f"group rose by {GROWTH_KB // 1024} MiB or more). sigterm: the time from SIGTERM to the end of the "
-              "process group (killed after 5 s).")
+              "process group (killed after 5 s). ", Strong("overload"), " (from a load run, ", Code("just load"),
+              "): the server offered twice its knee for seconds by its own language's client: ", Strong("served"),
+              " every call, ", Strong("refused"), " some with errors, none lost, or ", Strong("hung"), ": calls still "
+              "unanswered long after; down after: one call at a time right after it took over twice its p50 before; "
+              "+N MiB: its peak memory in overload above its peak at the rates before.")
 EXPECTED = Path(__file__).resolve().parents[1] / "battery-expected.json"
 
 
@@ -96,6 +100,38 @@ def attach(lines: list[dict], run: Path) -> None:
     print(f"rpcmatrix: battery: attached to {run} (report/hostile-peers.md)", file=sys.stderr)
 
 
+OVERLOAD = "overload"  # a load run's overload and recovery, as an attack of the matrix (conductor/load.py)
+OVERLOAD_SURVIVED = ("served", "refused")
+
+
+def overload_lines(points: list[dict], run: str = "") -> list[dict]:
+    """A load run's point records (kind "load") as the matrix's lines of attack `overload`, one per server: its
+    own language's client's cell (a server driven by its protocol's fastest client too has two; the first
+    stands), judged by conductor/load.py: overload_outcome. `run` names the load run in each answer."""
+    from conductor import load
+    by_cell: dict[str, list[dict]] = {}
+    for rec in points:
+        by_cell.setdefault(rec["cell"], []).append(rec)
+    out, seen = [], set()
+    for cell, recs in sorted(by_cell.items(), key=lambda kv: kv[1][0]["client_language"]
+                             != kv[1][0]["server_language"]):
+        first = recs[0]
+        pair = (first["protocol"], first["server"])
+        judged = load.overload_outcome(recs)
+        if pair in seen or judged is None:
+            continue
+        seen.add(pair)
+        out.append({"attack": OVERLOAD, "protocol": pair[0], "server": pair[1], "seconds": None,
+                    **judged, "answer": f"{cell}{f' in {run}' if run else ''}: {judged['answer']}"})
+    return out
+
+
+def load_run_lines(run: Path) -> list[dict]:
+    """A load run's overload lines (overload_lines), none for another run."""
+    from analysis.records import stored
+    return overload_lines([r for r in stored(run) if r.get("kind") == "load"], run.name)
+
+
 def key(line: dict) -> tuple[str, str, str]:
     return line["attack"], line["protocol"], line["server"]
 
@@ -118,7 +154,8 @@ def verdict(line: dict) -> Text:
     grown = growth_kb(line)
     if grown is not None and grown >= GROWTH_KB:
         wrong.append(f"+{grown // 1024} MiB")
-    return Text(line["outcome"] if line["outcome"] in DENIED else Strong(line["outcome"]),
+    fine = OVERLOAD_SURVIVED if line["attack"] == OVERLOAD else DENIED
+    return Text(line["outcome"] if line["outcome"] in fine else Strong(line["outcome"]),
                 *(Text(", ", Strong(what)) for what in wrong))
 
 
@@ -126,6 +163,7 @@ def regressions(lines: list[dict], expected: list[dict]) -> tuple[list[str], lis
     """(regressions, changes): what fails the check, and what changed without being worse."""
     now = {key(line): line for line in lines}
     bad, changed = [], []
+    now = {k: line for k, line in now.items() if k[0] != OVERLOAD}  # a load run's, not the battery's to check
     for entry in expected:
         line = now.get(key(entry))
         if line is None:
@@ -160,7 +198,8 @@ def regressions(lines: list[dict], expected: list[dict]) -> tuple[list[str], lis
 def matrix_table(lines: list[dict]) -> tuple[list[str], list[list]]:
     """The survival matrix as a header and rows: one row per server, one column per attack, sigterm last."""
     attacks = list(dict.fromkeys(line["attack"] for line in lines if line["attack"] not in ("sigterm", "start")))
-    attacks.append("sigterm")
+    if any(line["attack"] == "sigterm" for line in lines):
+        attacks.append("sigterm")
     servers = list(dict.fromkeys((line["protocol"], line["server"]) for line in lines))
     by_key = {key(line): line for line in lines}
     rows = []
@@ -183,7 +222,8 @@ def answers(lines: list[dict]) -> Table:
         rss = f"{_mib(line.get('rss_before_kb'))} → {_mib(line.get('rss_after_kb'))}"
         served = Text(_yes(line.get("served_during")), " / ", _yes(line.get("served_after")))
         rows.append([line["attack"], Code(f"{line['protocol']}/{line['server']}"), line["outcome"],
-                     _one_line(line.get("answer", ""))[:120], served, rss, str(line["seconds"])])
+                     _one_line(line.get("answer", ""))[:160], served, rss,
+                     "–" if line.get("seconds") is None else str(line["seconds"])])
     return Table(["attack", "protocol/server", "outcome", "answer (excerpt)", "served during / after",
                   "VmRSS before → after", "s"], rows)
 
@@ -254,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analysis.battery")
     parser.add_argument("--run", type=Path, required=True, help="the folder holding battery.jsonl")
     parser.add_argument("--expected", type=Path, default=None, help="expected outcomes, each with its reason")
-    parser.add_argument("--vectors-run", type=Path, default=None, help="a matrix run whose negative tests to show")
+    parser.add_argument("--vectors-run", type=Path, default=None,
+                        help="a matrix run whose negative tests to show (a load run: its overload joins the matrix)")
     parser.add_argument("--write-expected", type=Path, default=None,
                         help="write the run's outcomes as an expected file (reasons from the answers, to edit)")
     parser.add_argument("--attach", type=Path, default=None, help="a matrix run of this commit to attach it to")
@@ -266,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     expected = json.loads(options.expected.read_text())["expected"] if options.expected else []
     bad, changed = regressions(lines, expected)
-    (options.run / "BATTERY.md").write_text(render(lines, bad, changed, options.vectors_run), encoding="utf-8")
+    shown = lines + (load_run_lines(options.vectors_run) if options.vectors_run else [])
+    (options.run / "BATTERY.md").write_text(render(shown, bad, changed, options.vectors_run), encoding="utf-8")
     print(f"battery: {options.run / 'BATTERY.md'}", file=sys.stderr)
     for b in bad:
         print(f"REGRESSION: {b}", file=sys.stderr)

@@ -105,9 +105,10 @@ def fold_unfinished(args) -> int:
     return 0
 
 
-def retry(args) -> int:
+def later(args) -> int:
+    """Steps planned once a pass has run: retry (prepare.retry) and rival (prepare.rival)."""
     from . import prepare
-    prepare.retry(Path(args.run), args.after)
+    getattr(prepare, args.command)(Path(args.run), args.after)
     return 0
 
 
@@ -158,7 +159,8 @@ def main(argv=None) -> int:
     s = command("fold", fold_step, "--dir", "--stage")
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
     command("fold-unfinished", fold_unfinished)
-    command("retry", retry, ints=("--after",))
+    command("retry", later, ints=("--after",))
+    command("rival", later, ints=("--after",))
     args = p.parse_args(argv)
     return args.func(args)
 

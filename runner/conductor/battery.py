@@ -19,7 +19,8 @@ USAGE = """usage: runner/rpcmatrix battery [options]
   --expected FILE    expected outcomes (default: runner/battery-expected.json)
   --skip-build       do not run the languages' build commands
   --ready-timeout S  seconds a server has to print its ready line (default: 60)
-  --vectors-run RUN  a matrix run whose security negative tests BATTERY.md collects too
+  --vectors-run RUN  a matrix run whose security negative tests BATTERY.md collects too (a load run: its
+                     servers' overload joins the survival matrix)
   --host ADDRESS     the address the servers bind ({host}; default: 127.0.0.1)
 """
 

@@ -187,7 +187,8 @@ def timing_next(run: Run, slug: str, pass_no: int) -> bool:
     """A load profile's next round of points, planned from those the cell ran (load.py); False when none is left."""
     cell_dir = run.dir / "cells" / slug / f"pass{pass_no}"
     s = load.settings(run.profile)
-    return load.write_round(cell_dir, cell_dir / TIMING, s, load.next_round(load.answers(cell_dir), s))
+    points = load.answers(cell_dir)
+    return load.write_round(cell_dir, cell_dir / TIMING, s, load.next_round(points, s), points)
 
 
 def timing_line(w: dict, fixed_warmup: int, profile: dict) -> str:

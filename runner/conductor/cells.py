@@ -204,6 +204,22 @@ def cover_same_language(cells: list[dict]) -> list[dict]:
             if c["client_language"] == c["server_language"] or c["server"] == ELSEWHERE or not can_run(c)]
 
 
+def rival_cells(chosen: list[dict], all_cells: list[dict], fastest: dict[str, dict], pass_no: int) -> list[dict]:
+    """Each server of the chosen cells that ran driven by its protocol's fastest client (conductor/load.py:
+    fastest_clients), where no chosen cell pairs them already: those cells of `all_cells`, each marked `rival` (the
+    pass whose points chose it) with what chose it (`driver`)."""
+    have = {c["name"] for c in chosen}
+    out = []
+    for c in all_cells:
+        driver = fastest.get(c["protocol"])
+        if (driver is None or c["client"] != driver["client"] or c["name"] in have or not can_run(c)
+                or not any(d["protocol"] == c["protocol"] and d["server"] == c["server"] and can_run(d)
+                           for d in chosen)):
+            continue
+        out.append(c | {"rival": pass_no, "driver": driver})
+    return out
+
+
 @dataclass
 class Selection:
     all: list[dict]        # every cell of the manifests

@@ -5,7 +5,8 @@ here once; the fold (load_fold.py) and the report read them.
 Rounds, each a timing plan the shell executes as it executes a workload's (cell.sh: time_workloads), the cgroups'
 CPU and the wall clock read around every point:
 1. closed loop at each of `closed` calls in flight, a connection per call in flight;
-2. open loop at `open_fractions` of the closed loop's best throughput (`arrival`, `open_in_flight` workers);
+2. open loop at `open_fractions` of the closed loop's best throughput (`arrival`), with workers for the calls that
+   rate keeps in flight by Little's law (`workers`);
 3. up to `refine` more open-loop rates, each halving the gap between the highest rate within the knee's bound and
    the lowest beyond it;
 4. overload: `overload.factor` times the knee (the best closed-loop throughput when no rate was within the bound)
@@ -16,13 +17,20 @@ A point's name is `<workload>@<mode>-<number>`: `ping@closed-8`, `ping@open-2400
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 DEFAULTS = {
     "workload": "ping",
     "closed": [1, 2, 4, 8, 16, 32, 64],
     "open_fractions": [0.25, 0.5, 0.7, 0.85, 1.0, 1.15],
+    # An open-loop point's workers (and connections): `open_headroom` times the calls its rate keeps in flight by
+    # Little's law, at least `open_min_in_flight`, at most `open_in_flight`. A fixed 64 put 64 threads on the client's
+    # one CPU at every rate: Java, Node and .NET clients then delayed their sends by milliseconds at rates their
+    # closed loop made with 2 in flight, and no knee was found.
     "open_in_flight": 64,
+    "open_min_in_flight": 2,
+    "open_headroom": 2,
     "arrival": "poisson",
     "duration_ms": 1000,
     "warmup_ms": 300,
@@ -35,6 +43,9 @@ DEFAULTS = {
     # The rate that brings the server to this share of its CPU.
     "cpu_share": 0.8,
     "overload": {"factor": 2.0, "duration_ms": 3000, "recovery_ms": 1000},
+    # After the pass, each server driven again by its protocol's fastest client (fastest_clients) where that is
+    # another language's.
+    "fastest_client": True,
 }
 # A point whose achieved rate falls under this share of the offered one did not get the load it was asked for.
 ACHIEVED_SHARE = 0.97
@@ -45,6 +56,8 @@ CLIENT_BOUND_SHARE = 0.9
 # Little's law (calls in flight = throughput x latency) within this relative difference in a closed loop.
 LITTLE_TOLERANCE = 0.2
 MORE = "timing.more"
+# Recovered from overload: one call at a time right after it within this multiple of its p50 before.
+RECOVERED_MULTIPLE = 2.0
 
 
 def dropped(point: dict) -> bool:
@@ -70,8 +83,24 @@ def parse_point(name: str) -> tuple[str, str, int] | None:
     return (workload, mode, int(number)) if at and number.isdigit() else None
 
 
-def command(s: dict, mode: str, number: float) -> dict:
-    """The load command of a point (runner/PROTOCOL.md#load)."""
+def workers(points: dict[str, dict], s: dict, rate: float) -> int:
+    """The workers of an open-loop point at `rate`: the calls that rate keeps in flight (Little's law: the rate times
+    the latency at that load, which the closed loop measured as in-flight / throughput at the fewest calls in flight
+    whose throughput reached the rate, or at its best throughput when none did), times the headroom a Poisson
+    burst needs, within the settings' bounds."""
+    closed = sorted((p["in_flight"], p.get("achieved_per_s") or 0) for n, p in points.items()
+                    if parse_point(n) and parse_point(n)[1] == "closed" and not p.get("failed")
+                    and not p.get("errors") and p.get("in_flight"))
+    closed = [(n, x) for n, x in closed if x > 0]
+    if not closed:
+        return s["open_in_flight"]
+    n, throughput = next(((n, x) for n, x in closed if x >= rate), max(closed, key=lambda c: c[1]))
+    in_flight = rate * n / throughput
+    return max(s["open_min_in_flight"], min(s["open_in_flight"], math.ceil(s["open_headroom"] * in_flight)))
+
+
+def command(s: dict, mode: str, number: float, points: dict[str, dict] | None = None) -> dict:
+    """The load command of a point (runner/PROTOCOL.md#load); an open-loop point's workers from `points` (workers)."""
     common = {"cmd": "load", "workload": s["workload"], "warmup_ms": s["warmup_ms"], "late_ms": s["late_ms"],
               "timeout_ms": s["timeout_ms"], "duration_ms": s["duration_ms"]}
     if mode in ("closed", "recovery"):
@@ -80,7 +109,7 @@ def command(s: dict, mode: str, number: float) -> dict:
         if mode == "recovery":
             out["duration_ms"] = s["overload"]["recovery_ms"]
         return out
-    in_flight = s["open_in_flight"]
+    in_flight = workers(points or {}, s, number)
     out = common | {"connections": in_flight, "in_flight": in_flight, "rate": int(round(number)),
                     "arrival": s["arrival"], "seed": int(round(number))}
     if mode == "overload":
@@ -88,13 +117,13 @@ def command(s: dict, mode: str, number: float) -> dict:
     return out
 
 
-def timing_line(s: dict, mode: str, number: float) -> str:
+def timing_line(s: dict, mode: str, number: float, points: dict[str, dict] | None = None) -> str:
     """One point as a line of the timing plan the shell executes (cell.timing_line's columns): a few checked
     calls first (the fixed warm-up: the connection still answers rightly), the point's load command once, between
     two readings of the counters; nothing counted on the wire."""
     name = point_name(s["workload"], mode, number)
     commands = [{"cmd": "prepare", "workload": s["workload"]}, {"cmd": "warmup", "workload": s["workload"], "calls": 3},
-                command(s, mode, number), {"cmd": "samples", "workload": s["workload"]},
+                command(s, mode, number, points), {"cmd": "samples", "workload": s["workload"]},
                 {"cmd": "samples", "workload": s["workload"]}]
     columns = [name, "load", 3, 1, 1, 0]
     return "\t".join([*map(str, columns), *(json.dumps(c) for c in commands)]) + "\n"
@@ -202,17 +231,70 @@ def _plan(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
     return []
 
 
+def fastest_clients(recs: list[dict]) -> dict[str, dict]:
+    """Per protocol, its fastest client as a load generator: the one whose closed loop spent the least of its own CPU
+    per call answered (so one of its CPUs offers the most calls), over the points of its cells (load records) that
+    answered without errors: {protocol: {"client", "client_cpu_us_per_call", "point"}}. Throughput alone would
+    rank the pairs, and a fast client of a slow server would rank low."""
+    best: dict[str, dict] = {}
+    for rec in recs:
+        cpu = (rec.get("cpu_us_per_call") or {}).get("client")
+        if (rec.get("kind") != "load" or rec.get("status") != "pass" or rec["point"]["mode"] != "closed"
+                or (rec.get("load") or {}).get("errors") or not cpu):
+            continue
+        if rec["protocol"] not in best or cpu < best[rec["protocol"]]["client_cpu_us_per_call"]:
+            best[rec["protocol"]] = {"client": rec["client"], "client_cpu_us_per_call": round(cpu, 2),
+                                     "point": f"{rec['cell']} {rec['workload']}"}
+    return best
+
+
+def overload_outcome(recs: list[dict]) -> dict | None:
+    """What overload did to a cell's server, from its point records, as the battery's survival matrix has an
+    attack's: `outcome` served (every call answered), refused (some answered with an error, none lost) or hung (calls
+    still outstanding long after: lost silently), or error (no answer); `served_after` whether one call at a time
+    right after took at most RECOVERED_MULTIPLE times its p50 before; the server's memory (`rss_before_kb`: its peak
+    over the points before, `rss_after_kb`: its peak in overload); `answer`: the figures in words. None without an
+    overload point."""
+    over = next((r for r in recs if r["point"]["mode"] == "overload"), None)
+    if over is None:
+        return None
+    if over["status"] != "pass":
+        return {"outcome": "error", "served_after": None, "answer": over.get("reason", "")}
+    back = next((r for r in recs if r["point"]["mode"] == "recovery" and r["status"] == "pass"), None)
+    one = next((r for r in recs if r["point"]["mode"] == "closed" and r["point"]["number"] == 1
+                and r["status"] == "pass"), None)
+    figures = over["load"]
+    outcome = "hung" if figures.get("hung") else "refused" if figures.get("errors") else "served"
+    before = (one or {}).get("latency_us", {}).get("p50") if one else None
+    after = (back.get("latency_us") or {}).get("p50") if back and not back["load"].get("errors") else None
+    peaks = [(r.get("rss_kb") or {}).get("server_peak") for r in recs if r["point"]["mode"] in ("closed", "open")]
+    peaks = [p for p in peaks if p]
+    # a generator that could not send the rate did not put the server under it: said with the figures
+    short = (f", {figures.get('dropped') or 0} never sent"
+             + (" (the client was the bottleneck)" if "client-bound" in over.get("guards", []) else "")
+             if dropped(figures) else "")
+    answer = (f"{figures['offered_per_s']:,.0f}/s offered, {figures['achieved_per_s']:,.0f}/s answered, "
+              f"{figures.get('errors') or 0} errors, {figures.get('hung') or 0} hung{short}"
+              + (f"; after: one call {after:.0f} µs p50 against {before:.0f} µs before" if after and before else ""))
+    return {"outcome": outcome, "answer": answer,
+            "served_after": (after <= RECOVERED_MULTIPLE * before) if after and before else False,
+            "rss_before_kb": max(peaks) if peaks else None,
+            "rss_after_kb": (over.get("rss_kb") or {}).get("server_peak")}
+
+
 def first_round(s: dict) -> list[tuple[str, float]]:
     return [("closed", n) for n in s["closed"]]
 
 
-def write_round(cell_dir: Path, timing: Path, s: dict, round_points: list[tuple[str, float]]) -> bool:
-    """The round's timing plan, and the mark that the shell asks for another after it; False when none is left."""
+def write_round(cell_dir: Path, timing: Path, s: dict, round_points: list[tuple[str, float]],
+                points: dict[str, dict] | None = None) -> bool:
+    """The round's timing plan (from the `points` run before it), and the mark that the shell asks for another after
+    it; False when none is left."""
     more = cell_dir / MORE
     if not round_points:
         timing.write_text("")
         more.unlink(missing_ok=True)
         return False
-    timing.write_text("".join(timing_line(s, mode, number) for mode, number in round_points))
+    timing.write_text("".join(timing_line(s, mode, number, points) for mode, number in round_points))
     more.touch()
     return True

@@ -332,7 +332,7 @@ def begin(args: list[str], command: str) -> int:
         if resumed is None:
             saved = list(args) + ["--seed", str(seed), "--passes", str(resolved["passes"])]
             (out / "options.json").write_text(json.dumps(saved, ensure_ascii=False))
-            write_cells(out, chosen)
+            write_cells(out, chosen.chosen)
         run_json = {"profile_name": o.profile, "idl": str(o.idl), "manifests": str(o.manifests),
                     "known_failures": o.known_failures, "fixed_port": o.fixed_port or 0,
                     "ready_timeout": o.ready_timeout, "command_timeout": settings["command_timeout"],
@@ -365,9 +365,11 @@ def _lines(items: list[dict]) -> str:
     return "".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in items)
 
 
-def write_cells(out: Path, chosen: cells_mod.Selection) -> None:
-    (out / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in chosen.chosen))
-    for c in chosen.chosen:
+def write_cells(out: Path, cells: list[dict], more: bool = False) -> None:
+    """cells.jsonl and each cell's cell.json; `more`: cells a run adds to those (prepare.rival)."""
+    with (out / "cells.jsonl").open("a" if more else "w", encoding="utf-8") as jsonl:
+        jsonl.writelines(json.dumps(c, ensure_ascii=False) + "\n" for c in cells)
+    for c in cells:
         folder = out / "cells" / c["slug"]
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "cell.json").write_text(json.dumps(c, ensure_ascii=False) + "\n")

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from analysis import records
 
-from . import environment, plan, progress, resume, steps
+from . import cells as cells_mod
+from . import environment, load, plan, progress, resume, steps
+from . import options as options_mod
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,4 +104,32 @@ def retry(run: Path, attempt: int) -> Path:
     path.write_text("".join(writer.end()) if again else "")
     if again:
         progress.say(f"rpcmatrix: retry {attempt}: {len(again)} cells whose vectors failed run again")
+    return path
+
+
+def rival(run: Path, after: int) -> Path:
+    """plan/rival-<after>.tsv: after a load profile's pass, each server driven again by its protocol's fastest client
+    where that is another language's (cells.rival_cells, chosen from the pass's points), as cells of the same pass,
+    their processes warmed together first as the pass's were. The cells join cells.jsonl marked `rival`; a resumed
+    run keeps those chosen before. Empty when every server met its protocol's fastest client."""
+    options = json.loads((run / "plan" / "run.json").read_text())
+    ctx = context(run, options, environment.read_setup(run))
+    chosen = [c for c in ctx.cells if c.get("rival") == after]
+    if not chosen:
+        fastest = load.fastest_clients([r for r in records.stored(run) if r.get("pass", 1) == after])
+        chosen = cells_mod.rival_cells(ctx.cells, ctx.all_cells, fastest, after)
+        options_mod.write_cells(run, chosen, more=True)
+        ctx.cells += chosen
+    writer = steps.PassWriter(ctx, after, len(chosen))
+    if ctx.keep_processes and chosen:
+        phase_file = steps.warm_phase_file(ctx, after, "rival", chosen)
+        if phase_file is not None:
+            writer.out.append(steps.line("warm", after, phase_file))
+    for index, cell in enumerate(chosen, 1):
+        writer.cell(index, cell)
+    path = run / "plan" / f"rival-{after}.tsv"
+    path.write_text("".join(writer.end()) if chosen else "")
+    if chosen:
+        progress.say(f"rpcmatrix: pass {after}: {len(chosen)} server(s) driven again by their protocol's fastest "
+                     "client (" + ", ".join(sorted({f"{c['protocol']}/{c['client']}" for c in chosen})) + ")")
     return path

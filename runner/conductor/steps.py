@@ -15,6 +15,8 @@ A step is one line of tab-separated columns, its kind first; an empty column is 
              CELL_LINK  SERVER_JIT  CLIENT_JIT  TIMED  FLOOR_BEFORE  FLOOR_AFTER
     declined PASS  TOTAL  INDEX:SLUG,...
     retire   PROTOCOL (or * for every protocol)
+    retry    PASS   (the steps prepare.retry plans once PASS has run: plan/retry-PASS.tsv)
+    rival    PASS   (the steps prepare.rival plans once PASS has run: plan/rival-PASS.tsv)
     lanes    PASS  FOLDER
 
 A process key is `<role>|<protocol>|<implementation>`; ARGV is a file of the process's arguments, each ended by
@@ -28,7 +30,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import plan
+from . import load, plan
 from .cells import can_run
 
 STEPS = "steps.tsv"
@@ -279,7 +281,8 @@ def warm_phase_file(ctx: Context, pass_no: int, phase: int, cells: list[dict]) -
 
 
 def pass_steps(ctx: Context, pass_no: int, passes: int) -> list[str]:
-    profile, cells = ctx.profile, ctx.cells
+    profile = ctx.profile
+    cells = [c for c in ctx.cells if not c.get("rival")]  # a rival step plans those (prepare.rival)
     total = len(cells) * passes
     first = (pass_no - 1) * len(cells) + 1
     order = shuffled(cells, profile["seed"], pass_no)
@@ -348,6 +351,8 @@ def write(ctx: Context) -> Path:
     out = handler_steps(ctx)
     for pass_no in range(1, passes + 1):
         out += pass_steps(ctx, pass_no, passes)
+        if ctx.profile.get("load") and load.settings(ctx.profile)["fastest_client"]:
+            out.append(line("rival", pass_no))  # its servers driven by their protocol's fastest client (prepare.rival)
     # after the last pass, each retry runs again the cells whose vectors failed in the pass before it (prepare.retry)
     out += [line("retry", passes + attempt - 1) for attempt in range(1, ctx.retries + 1)]
     path = ctx.plan_dir / STEPS

@@ -146,16 +146,18 @@ execute_steps() {
       fold) conduct fold --run "$OUT" --pass "${step[1]}" --dir "${step[2]}" --stage "${step[3]}" ;;
       handler) handler_step "${step[1]}" "${step[2]}" "${step[3]}" ;;
       lanes) run_lanes "${step[2]}" ;;
-      retry) retry_step "${step[1]}" ;;
+      retry | rival) later_step "${step[0]}" "${step[1]}" ;;
       *) die "unknown step '${step[0]}' in $1" ;;
     esac
   done
 }
 
-# retry_step PASS: the cells whose vectors failed in PASS run again as the next pass, with new processes (--retries).
-retry_step() {
-  conduct retry --run "$OUT" --after "$1" >/dev/null || die "could not plan the retry after pass $1 (see above)"
-  if [[ -s "$OUT/plan/retry-$1.tsv" ]]; then execute_steps "$OUT/plan/retry-$1.tsv"; fi
+# later_step KIND PASS: the steps the conductor plans only once PASS has run (plan/KIND-PASS.tsv), executed at once:
+# retry (the cells whose vectors failed in PASS run again as the next pass, with new processes: --retries), rival
+# (a load profile's servers driven by their protocol's fastest client).
+later_step() {
+  conduct "$1" --run "$OUT" --after "$2" >/dev/null || die "could not plan the $1 steps after pass $2 (see above)"
+  if [[ -s "$OUT/plan/$1-$2.tsv" ]]; then execute_steps "$OUT/plan/$1-$2.tsv"; fi
 }
 
 # run_lanes FOLDER: LANES lanes at once, each a subshell that takes the next group of FOLDER's queue whenever it is

@@ -614,9 +614,16 @@ interrupted_run() {
   [ ! -e "$OUT/idl" ]
 }
 
-@test "load: rounds of points per cell planned from the ones before, each a record with its guards; a client that cannot reach the rate is client-bound" {
-  run "$RPCM" run "${FAST[@]}" --profile load --cell "echo/alpha→alpha" --command-timeout 30
+@test "load: rounds of points per cell planned from the ones before, each a record with its guards; each server driven by its protocol's fastest client; a client that cannot reach the rate is client-bound" {
+  run "$RPCM" run "${FAST[@]}" --profile load --protocol echo --server alpha,beta --client alpha,beta --command-timeout 30
   [ "$status" -eq 0 ]
+  # each server by its own language's client, then the other server by the client that spent the least CPU per call
+  # (beta→beta, alpha→alpha, alpha-fast→alpha; the other language's server gets one more cell, whichever is fastest)
+  [ "$(jq -s '[.[] | select(.rival == 1 and .driver.client_cpu_us_per_call > 0)] | length' "$OUT/cells.jsonl")" -eq 1 ]
+  jq -se '(map(select(.rival)) | .[0]) as $r | map(select(.rival | not) | .client) | index($r.client) != null' \
+    "$OUT/cells.jsonl" >/dev/null
+  [ "$(jq -s '[.[] | select(.kind == "load") | .cell] | unique | length' "$OUT/results.jsonl")" -eq 4 ]
+  grep -qF "fastest client" "$OUT/report/load.md"
   # closed loop at 1 and 2 in flight, open loop at half and all of the closed loop's best, perhaps one rate for the
   # knee, then overload at twice the knee and one call at a time again
   [ "$(jq -s '[.[] | select(.cell == "echo/alpha→alpha" and .kind == "load")] | length' "$OUT/results.jsonl")" -ge 6 ]

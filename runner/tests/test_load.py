@@ -75,6 +75,23 @@ def test_the_commands_state_every_setting():
     assert line[0] == "ping@open-2400" and json.loads(line[8]) == opened
 
 
+def test_open_loop_workers_follow_littles_law_from_the_closed_loop():
+    # one call in flight made 10,000/s (100 µs each), four made 20,000/s (200 µs each)
+    points = {"ping@closed-1": point("closed", 1, 10_000, [100_000] * 100),
+              "ping@closed-4": point("closed", 4, 20_000, [200_000] * 100)}
+    # 5,000/s at 100 µs keeps 0.5 in flight: twice that, and never under the minimum of 2
+    assert load.workers(points, S, 5_000) == 2
+    # 15,000/s needs the latency of 4 in flight (10,000/s is short of it): 15,000 x 200 µs = 3 in flight, twice
+    assert load.workers(points, S, 15_000) == 6
+    # beyond the best closed loop: at its latency, 40,000/s x 200 µs = 8, twice; bounded by open_in_flight
+    assert load.workers(points, S, 40_000) == 16
+    assert load.workers(points, S, 400_000) == S["open_in_flight"]
+    # a failed closed point says nothing; none at all: the most workers
+    assert load.workers({"ping@closed-1": {"mode": "closed", "failed": True}}, S, 5_000) == S["open_in_flight"]
+    assert load.command(S, "open", 15_000, points)["in_flight"] == load.command(S, "open", 15_000, points)[
+        "connections"] == 6
+
+
 def test_the_rate_at_a_cpu_share_is_interpolated():
     shares = [(1000, 0.2), (2000, 0.6), (3000, 1.0)]
     assert load.cpu_rate(shares, 0.8) == pytest.approx(2500)
@@ -149,15 +166,57 @@ def test_the_report_gives_each_cell_its_knee_overload_and_points():
             rec("ping@open-20000", answer("open", 64, 15_000, [5_000_000] * 100, offered=20_000), 1.0),
             rec("ping@overload-20000", answer("open", 64, 12_000, [9_000_000] * 100, offered=20_000, errors=3), 1.0),
             rec("ping@recovery-1", answer("closed", 1, 9_000, [120_000] * 100))]
+    driver = {"client": "java", "client_cpu_us_per_call": 11.5, "point": "rawtcp/java→java ping@closed-4"}
+    cells = [{"name": "rawtcp/python→python"}, {"name": "rawtcp/java→python", "driver": driver}]
     ctx = SimpleNamespace(run={"profile": {"load": {"closed": [1, 4], "open_fractions": [0.5, 1.0]}}},
-                          load_points=recs)
+                          load_points=recs, figures=SimpleNamespace(cells=cells))
     text = markdown.render(section.load_points(ctx))
+    assert "own language" in text and "11.5 µs" in markdown_of(section.driver_text(ctx, "rawtcp/java→python"))
     knee_row = next(line for line in text.splitlines() if line.startswith("| `rawtcp/python→python`"))
     assert "20,000/s" in knee_row and "10,000/s" in knee_row  # best closed loop, knee
     assert "×1.20" in knee_row and "3 errors" in knee_row  # recovery against one call at a time; overload's errors
     assert "rate at 80% server CPU" in text and "16,667/s" in knee_row  # 0.4 at 10,000/s, 1.0 at 20,000/s
     assert "under-offered" in text  # 15,000 of 20,000
     assert section.summary_line(ctx) == "6 points over 1 cells, 2 guarded"
+
+
+def test_overload_joins_the_survival_matrix():
+    from analysis import battery
+
+    def rec(name, answer_, peak_kb):
+        base = {"protocol": "rawtcp", "server": "python", "cell": "rawtcp/python→python", "client": "python",
+                "client_language": "python", "server_language": "python", "workload": name, "status": None,
+                "reason": "", "rss_kb": {"server_peak": peak_kb}}
+        return load_fold.point_record(base, name, answer_, None, 1)
+
+    def run(overload, recovery_ns, overload_peak_kb=40_960):
+        return [rec("ping@closed-1", answer("closed", 1, 10_000, [100_000] * 100), 40_960),
+                rec("ping@open-5000", answer("open", 4, 5_000, [150_000] * 100, offered=5_000), 45_000),
+                rec("ping@overload-20000", overload, overload_peak_kb),
+                rec("ping@recovery-1", answer("closed", 1, 9_000, [recovery_ns] * 100), 40_960)]
+
+    served = answer("open", 64, 12_000, [9_000_000] * 100, offered=20_000)
+    [line] = battery.overload_lines(run(served, 120_000))
+    assert (line["attack"], line["protocol"], line["server"], line["outcome"]) == ("overload", "rawtcp", "python",
+                                                                                   "served")
+    assert line["served_after"] is True and line["rss_before_kb"] == 45_000  # 120 µs against 100 µs: within 2x
+    assert markdown_of(battery.verdict(line)).strip() == "served"  # a survived outcome, not in bold
+    refused = answer("open", 64, 12_000, [9_000_000] * 100, offered=20_000, errors=3)
+    assert battery.overload_lines(run(refused, 120_000))[0]["outcome"] == "refused"
+    # calls lost, slow after, memory grown by 100 MiB: each shown as the battery shows an attack's harm
+    hung = answer("open", 64, 12_000, [9_000_000] * 100, offered=20_000, hung=5)
+    [bad] = battery.overload_lines(run(hung, 500_000, 45_000 + 100 * 1024))
+    assert bad["outcome"] == "hung" and bad["served_after"] is False
+    shown = markdown_of(battery.verdict(bad))
+    assert "**hung**" in shown and "**down after**" in shown and "**+100 MiB**" in shown
+    header, rows = battery.matrix_table([line])
+    assert header == ["protocol/server", "overload"]  # no sigterm column without a battery
+
+
+def markdown_of(text) -> str:
+    from analysis.report import markdown
+    from analysis.report.blocks import Paragraph
+    return markdown.render([Paragraph(text)])
 
 
 def test_failed_points_are_never_planned_again_so_a_failing_cell_ends(tmp_path):
@@ -173,3 +232,33 @@ def test_failed_points_are_never_planned_again_so_a_failing_cell_ends(tmp_path):
     for name in ("ping@overload-40000", "ping@recovery-1"):
         (tmp_path / f"{name}.answers.jsonl").write_text('{"ok": false, "error": "ORB has shut down"}\n')
     assert load.next_round(load.answers(tmp_path), S) == []
+
+
+def test_each_server_meets_its_protocols_fastest_client():
+    from conductor import cells
+
+    def rec(cell, client, cpu, mode="closed", errors=0):
+        return {"kind": "load", "status": "pass", "protocol": cell.split("/")[0], "cell": cell, "client": client,
+                "workload": f"ping@{mode}-4", "point": {"mode": mode, "number": 4}, "load": {"errors": errors},
+                "cpu_us_per_call": {"client": cpu, "server": 5.0}}
+
+    recs = [rec("grpc/java→java", "java", 30.0), rec("grpc/java→java", "java", 12.0),
+            rec("grpc/python→python", "python", 8.0, errors=2),  # a point with errors ranks nothing
+            rec("grpc/python→python", "python", 6.0, mode="open"),  # nor an open-loop one (its rate was given)
+            rec("grpc/node→node", "node", 20.0), rec("rmi/java→java", "java", 9.0)]
+    fastest = load.fastest_clients(recs)
+    assert fastest["grpc"] == {"client": "java", "client_cpu_us_per_call": 12.0,
+                               "point": "grpc/java→java ping@closed-4"}
+
+    def cell(client, server, protocol="grpc", **more):
+        return {"name": f"{protocol}/{client}→{server}", "protocol": protocol, "client": client,
+                "server": server} | more
+
+    chosen = [cell("java", "java"), cell("python", "python"), cell("node", "node", unsupported="no library"),
+              cell("java", "java", "rmi")]
+    every = chosen + [cell("java", "python"), cell("java", "node"), cell("python", "java"),
+                      cell("java", "dotnet")]  # dotnet's server was not in the run
+    rivals = cells.rival_cells(chosen, every, fastest, 1)
+    # python's server meets java's client; node's cannot run; java's own pair ran; rmi's fastest is its own
+    assert [c["name"] for c in rivals] == ["grpc/java→python"]
+    assert rivals[0]["rival"] == 1 and rivals[0]["driver"]["client"] == "java"

@@ -18,12 +18,20 @@ def regressions(ctx: Context) -> tuple[list[str], list[str]]:
 
 
 def survival(ctx: Context) -> list:
+    overload = battery.overload_lines(ctx.load_points)
+    if not ctx.battery and overload:
+        header, rows = battery.matrix_table(overload)
+        return [Heading(2, "Survival matrix"),
+                Paragraph(Text(f"Overload of this load run's {len(rows)} servers (report/load.md). ", battery.LEGEND,
+                               " No battery was attached to this run: ", Code("just battery"), " after it adds every "
+                               "attack beside.")),
+                Table(header, rows)]
     if not ctx.battery:
         return [Heading(2, "Survival matrix"),
                 Paragraph(Text("No battery was attached to this run: ", Code("just battery"), " after a run attacks "
                                "every server of every protocol it takes and attaches its survival matrix to ",
                                Code("results/latest"), "."))]
-    header, rows = battery.matrix_table(ctx.battery)
+    header, rows = battery.matrix_table(ctx.battery + overload)
     servers = len(rows)
     attacks = sum(1 for line in ctx.battery if line["attack"] not in ("start", "sigterm"))
     bad, changed = regressions(ctx)
@@ -41,6 +49,8 @@ def survival(ctx: Context) -> list:
 
 def summary_line(ctx: Context) -> str:
     """The summary's link to this file, with what it holds."""
+    if not ctx.battery and ctx.load_points:
+        return "overload's outcome per server (no battery attached)"
     if not ctx.battery:
         return "negative tests of the secured protocols (no battery attached)"
     bad, _ = regressions(ctx)

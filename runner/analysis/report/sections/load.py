@@ -74,6 +74,16 @@ def overload_text(recs: list[dict]) -> Text:
     return Text("".join(parts))
 
 
+def driver_text(ctx: Context, cell: str) -> Text:
+    """Which client drives the cell's server: its own language's, or its protocol's fastest (prepare.rival)."""
+    c = next((c for c in ctx.figures.cells if c["name"] == cell), {})
+    driver = c.get("driver")
+    if not driver:
+        return Text("own language")
+    return Text(Strong("fastest client"), f": {driver['client_cpu_us_per_call']:.1f} µs of its CPU per call "
+                f"({driver['point']})")
+
+
 def knee_table(ctx: Context, protocol: str, settings: dict) -> Table:
     rows = []
     for cell, recs in sorted(_cells(ctx, protocol).items()):
@@ -81,9 +91,9 @@ def knee_table(ctx: Context, protocol: str, settings: dict) -> Table:
         best = max((r["load"]["achieved_per_s"] or 0 for r in recs
                     if r["status"] == "pass" and r["point"]["mode"] == "closed"), default=None)
         cpu = cpu_rate(recs, settings["cpu_share"])
-        rows.append([Code(cell), _rate(best), _rate(found["rate"]), _rate(found["beyond"]),
+        rows.append([Code(cell), driver_text(ctx, cell), _rate(best), _rate(found["rate"]), _rate(found["beyond"]),
                      _us(found, "bound_us"), _rate(cpu), overload_text(recs)])
-    return Table(["cell", "best closed loop", "knee", "first rate beyond", "p99 bound",
+    return Table(["cell", "client", "best closed loop", "knee", "first rate beyond", "p99 bound",
                   f"rate at {settings['cpu_share']:.0%} server CPU", "overload, then recovery"], rows)
 
 
@@ -127,10 +137,15 @@ def generators(ctx: Context, protocol: str) -> Bullets:
 def load_points(ctx: Context) -> list:
     settings = load_rules.settings(ctx.run.get("profile") or {})
     out = [Paragraph(Text(
-        "Each server driven by its own language's clients, one workload (", Code(settings["workload"]), "): a closed "
+        "Each server driven by its own language's clients, and then by its protocol's fastest client (the one whose "
+        "closed loop spent the least of its CPU per call) where that is another language's; one workload (",
+        Code(settings["workload"]), "): a closed "
         f"loop at {', '.join(map(str, settings['closed']))} calls in flight (a connection each), then open-loop "
         f"{settings['arrival']} rates at fractions of the closed loop's best, each call timed from when it should "
-        "have been sent (coordinated omission corrected, as wrk2), the service time from when it was. The knee is "
+        "have been sent (coordinated omission corrected, as wrk2), the service time from when it was, by "
+        f"{settings['open_headroom']} times the workers the rate keeps busy by Little's law (the rate times the "
+        "latency the closed loop had at that throughput), at least "
+        f"{settings['open_min_in_flight']} and at most {settings['open_in_flight']}, a connection each. The knee is "
         f"the highest rate whose p99 stays within {settings['p99_multiple']} times the p50 of one call at a time, "
         "with every rate below it within too, nothing failed or dropped and 97% of the rate achieved. Overload: "
         f"{settings['overload']['factor']} times the knee for {settings['overload']['duration_ms']} ms, then one call "
