@@ -125,3 +125,29 @@ def test_a_client_with_one_call_per_connection_refuses_more_in_flight_than_conne
     served = loop.answer({"cmd": "load", "workload": "ping", "connections": 2, "in_flight": 2, "duration_ms": 50})
     assert served["ok"] and served["calls"] > 0 and served["generator"]["threads"] == 2
     assert loop.answer({"cmd": "load", "workload": "calculatorSession", "duration_ms": 50})["ok"] is False
+
+
+def test_each_load_connection_is_used_once_before_the_load(idl, monkeypatch):
+    class Recording(OneCallAtATime):
+        opened: list = []
+
+        def __init__(self):
+            self.calls = 0
+            self.opened.append(self)
+
+        def ping(self):
+            self.calls += 1
+
+    loop = CommandLoop(make_options(idl, "rawtcp"), lambda target: Recording())
+    assert loop.answer({"cmd": "connect"})["ok"]
+    Recording.opened.clear()
+    seen = []
+    original = load.run
+
+    def run(plan_, make_call):  # what each connection had served when the load began
+        seen.extend(adapter.calls for adapter in Recording.opened)
+        return original(plan_, make_call)
+
+    monkeypatch.setattr(load, "run", run)
+    assert loop.answer({"cmd": "load", "workload": "ping", "connections": 3, "duration_ms": 50})["ok"]
+    assert seen == [1, 1, 1]

@@ -121,7 +121,11 @@ class CommandLoop {
     const plan = load.planOf(command);
     const adapters = [];
     try {
-      for (let i = 0; i < plan.connections; i++) adapters.push(await this.connectAdapter(this.target));
+      // each connection opened and used once before the load (PROTOCOL.md#load), as connect's own
+      for (let i = 0; i < plan.connections; i++) {
+        adapters.push(await this.connectAdapter(this.target));
+        await adapters[i].call(PING, []);
+      }
       const shared = adapters.every((adapter) => adapter.sharesConnection === true);
       if (plan.inFlight > plan.connections && !shared) {
         throw new Error(`load: this client makes one call at a time per connection: in_flight ${plan.inFlight} needs as many connections (asked ${plan.connections})`);

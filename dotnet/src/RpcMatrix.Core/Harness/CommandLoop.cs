@@ -295,9 +295,11 @@ namespace RpcMatrix.Core.Harness
             Dictionary<string, object> run;
             try
             {
+                // each opened and used once before the load (PROTOCOL.md#load), as Connect does
                 for (int c = 0; c < plan.Connections; c++)
                 {
                     opened.Add(connect());
+                    opened[c].Ping();
                 }
                 IBench[] targets = opened.ToArray();
                 Func<IBench, object> call = workload.Call;

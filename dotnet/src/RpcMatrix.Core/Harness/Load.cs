@@ -52,13 +52,29 @@ namespace RpcMatrix.Core.Harness
             {
                 calls[w] = makeCall(w);
             }
-            long cpuBefore = NativeClock.ProcessCpuNanoseconds();
-            var run = new LoadRun(plan, calls);
-            run.Start();
-            int hung = run.Join();
-            long finished = MonotonicClock.Now();
-            long cpu = NativeClock.ProcessCpuNanoseconds() - cpuBefore;
-            return run.Answer(hung, finished, cpu);
+            // Mono's HTTP clients (HttpWebRequest, under WCF too) complete each call on the thread pool, WCF's blocking
+            // a pool thread in a synchronous write for each call in flight, and the pool's minimum is one thread per
+            // CPU, above which it grows by a thread every half second: 4 workers of the SOAP client made no call in a
+            // 1.3 s point. The minimum is raised by two threads per worker for the command, as Microsoft's guidance for
+            // bursts of blocking calls (ThreadPool.SetMinThreads) has it, and restored after (8 and more workers still
+            // stall: dotnet/manifest.json, soap11).
+            int savedWorkers, savedPorts;
+            ThreadPool.GetMinThreads(out savedWorkers, out savedPorts);
+            ThreadPool.SetMinThreads(savedWorkers + 2 * plan.InFlight, savedPorts + 2 * plan.InFlight);
+            try
+            {
+                long cpuBefore = NativeClock.ProcessCpuNanoseconds();
+                var run = new LoadRun(plan, calls);
+                run.Start();
+                int hung = run.Join();
+                long finished = MonotonicClock.Now();
+                long cpu = NativeClock.ProcessCpuNanoseconds() - cpuBefore;
+                return run.Answer(hung, finished, cpu);
+            }
+            finally
+            {
+                ThreadPool.SetMinThreads(savedWorkers, savedPorts);
+            }
         }
 
         /// <summary>Mono's version as `mono --version` prints it, or the CLR's where Mono.Runtime is absent.</summary>

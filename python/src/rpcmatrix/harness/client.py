@@ -138,8 +138,11 @@ class CommandLoop:
             raise ValueError(f"load: {workload.name} is a session; load takes one operation per call")
         self.connected()
         plan = load.LoadPlan.of(command)
-        adapters = [self.connect_adapter(self.target) for _ in range(plan.connections)]
+        adapters = []
         try:
+            for _ in range(plan.connections):  # each opened and used once before the load (PROTOCOL.md#load)
+                adapters.append(self.connect_adapter(self.target))
+                driver_for(adapters[-1]).once(_PING, [])
             shared = all(getattr(adapter, "shares_connection", False) for adapter in adapters)
             if plan.in_flight > plan.connections and not shared:
                 raise ValueError(f"load: this client makes one call at a time per connection: in_flight "

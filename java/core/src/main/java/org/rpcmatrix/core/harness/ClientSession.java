@@ -266,8 +266,9 @@ public final class ClientSession implements AutoCloseable {
         Object[] args = work.args();
         List<BenchClient> connections = new ArrayList<>(plan.connections());
         try {
-            for (int i = 0; i < plan.connections(); i++) {
+            for (int i = 0; i < plan.connections(); i++) { // each opened and used once before the load (PROTOCOL.md#load)
                 connections.add(factory.connect(target));
+                connections.get(i).ping();
             }
             ObjectNode answer = success();
             answer.setAll(Load.run(plan, worker -> {
