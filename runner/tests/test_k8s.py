@@ -1,14 +1,19 @@
 """`runner/rpcmatrix k8s`: the manifests of a planned run, validated offline against the Kubernetes schemas (strict:
 an unknown field is an error), from the cells `run` would take, without a cluster."""
 import json
+import os
 import shlex
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import kubernetes_validate
 import pytest
 import yaml
 
+import synthetic_run
+from analysis import merge
 from conductor import k8s, options
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,3 +161,47 @@ def test_the_command_prints_its_help_and_writes_the_manifests(tmp_path):
     done = subprocess.run([ROOT / "runner/rpcmatrix", "k8s", "--protocol", "rawtcp", "--out", tmp_path],
                           capture_output=True, text=True, check=True)
     assert "server Jobs and Services" in done.stderr and (tmp_path / "rpcmatrix.yaml").exists()
+
+
+def collected_runs(tmp_path: Path) -> tuple[Path, Path, list[dict]]:
+    """A synthetic run split as a cluster runs it: each client's rounds against servers elsewhere (k8s.rounds),
+    each round a run folder of its own whose records name the server `elsewhere`; and the manifests' plan.json."""
+    run, recs, cells = synthetic_run.build(tmp_path, protocols=2, workloads=("ping",))
+    collected, runs = tmp_path / "collected", {}
+    for client, rounds in k8s.rounds(cells).items():
+        for r, round_ in enumerate(rounds, 1):
+            folder = collected / "runs" / client / f"round-{r}"
+            (folder / "plan").mkdir(parents=True)
+            shutil.copy(run / "env.json", folder / "env.json")
+            (folder / "plan" / "run.json").write_text(json.dumps({"idl": str(ROOT / "idl"), "server_at": {
+                p: f"{k8s.name(p, c['server'])}:7000" for p, c in round_.items()}}))
+            names = {c["name"] for c in round_.values()}
+            mine = [rec | {"cell": f"{rec['protocol']}/{client}→elsewhere", "server": "elsewhere"}
+                    for rec in recs if rec["cell"] in names]
+            (folder / "results.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in mine))
+            runs[f"runs/{client}/round-{r}"] = {p: c["server"] for p, c in round_.items()}
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"commit": "c", "profile": "default", "options": [], "kubernetes_version": "1.33.0",
+                                "cpu": "1", "memory": "2Gi", "server_node": {}, "client_node": {}, "runs": runs,
+                                "cells": cells}, ensure_ascii=False))
+    return plan, collected, [r for r in recs if r["protocol"] != "floor"]
+
+
+def test_the_collected_runs_merge_into_one_run_the_report_folds_under_the_servers_own_names(tmp_path):
+    plan, collected, recs = collected_runs(tmp_path)
+    into = tmp_path / "merged"
+    assert merge.merge(plan, collected, into) == len(recs)
+    merged = [json.loads(x) for x in (into / "results.jsonl").read_text().splitlines()]
+    key = ("cell", "workload", "pass", "server")
+    assert sorted(tuple(r[k] for k in key) for r in merged) == sorted(tuple(r[k] for k in key) for r in recs)
+    assert json.loads((into / "env.json").read_text())["k8s"]["cpu"] == "1"
+    # the suite's own servers served the merged run: it certifies no server elsewhere
+    assert json.loads((into / "plan" / "run.json").read_text())["server_at"] == {}
+    done = subprocess.run([sys.executable, "-m", "analysis", "render", "--run", str(into), "--no-html"],
+                          cwd=ROOT / "runner", capture_output=True, text=True, env={**os.environ,
+                                                                                   "RPCMATRIX_HISTORY": "off"})
+    assert done.returncode == 0, done.stderr
+    report = (into / "report" / "rawtcp.md").read_text()
+    assert "| java→python |" in report and "elsewhere" not in report
+    with pytest.raises(merge.MergeError, match="not empty"):
+        merge.merge(plan, collected, into)
