@@ -24,6 +24,11 @@ resume RUN *ARGS: setup
 certify *ARGS: setup
     runner/rpcmatrix run --profile certify {{ARGS}}
 
+# The Kubernetes manifests that run a planned run on a cluster, e.g. just k8s --protocol grpc --out k8s/grpc --server-node node-a (runner/README.md#kubernetes)
+[group('bench')]
+k8s *ARGS:
+    runner/rpcmatrix k8s {{ARGS}}
+
 # List the cells a run would have, without running them
 [group('bench')]
 cells *ARGS:

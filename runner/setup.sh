@@ -55,7 +55,7 @@ packages_for_missing_commands() {
 
 python_venv() {
   bash "$ROOT/python/venv.sh"
-  if ! "$VENV/bin/python" -c 'import hdrh, pytest, xdist, scipy, sqlalchemy, psycopg, matplotlib, playwright' 2>/dev/null || [[ ! -x "$VENV/bin/just" || ! -x "$VENV/bin/ruff" ]]; then
+  if ! "$VENV/bin/python" -c 'import hdrh, pytest, xdist, scipy, sqlalchemy, psycopg, matplotlib, playwright, yaml, kubernetes_validate' 2>/dev/null || [[ ! -x "$VENV/bin/just" || ! -x "$VENV/bin/ruff" ]]; then
     say "installing the runner's Python requirements, just and ruff into $VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/runner/requirements.txt"
   fi

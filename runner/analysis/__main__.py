@@ -1,4 +1,4 @@
-"""Command line of the runner's analysis of finished runs: render, agree, publish, studies, tables, compare,
+"""Command line of the runner's analysis of finished runs: render, merge, agree, publish, studies, tables, compare,
 calibrate and history (see runner/README.md). The run-time steps are the conductor's (runner/conductor).
 
 Each command imports only the modules it uses."""
@@ -63,6 +63,17 @@ def render(args) -> int:
               f"{', '.join(f'{n} {k}' for k, n in sorted(must.items()))}: {run / 'certificate.md'}", file=sys.stderr)
         return 0 if cert["earned"] else 1
     return 1 if verdict["unexpected"] or verdict["stale"] else 0
+
+
+def merge_runs(args) -> int:
+    from . import merge
+    try:
+        count = merge.merge(Path(args.plan), Path(args.collected), Path(args.into))
+    except (merge.MergeError, OSError, ValueError) as e:
+        print(f"rpcmatrix: error: merge: {e}", file=sys.stderr)
+        return 2
+    print(f"rpcmatrix: {count} records into {args.into}", file=sys.stderr)
+    return 0
 
 
 def _into_history(run: Path) -> None:
@@ -225,6 +236,11 @@ def main(argv=None) -> int:
     s.add_argument("--known-failures")
     s.add_argument("--no-html", action="store_true", help="skip report.html (the charts take seconds to draw)")
     s.set_defaults(func=render)
+    s = sub.add_parser("merge", help="one run folder from a cluster run's collected runs (runner/rpcmatrix k8s)")
+    s.add_argument("--plan", required=True, help="the manifests' plan.json")
+    s.add_argument("--collected", required=True, help="the results volume's copy (holding runs/)")
+    s.add_argument("--into", required=True, help="the merged run folder, then: python -m analysis render --run")
+    s.set_defaults(func=merge_runs)
     s = sub.add_parser("agree", help="how far several runs of the same matrix agree (AGREEMENT.md)")
     s.add_argument("runs", nargs="+")
     s.add_argument("--out")

@@ -4,6 +4,7 @@
     prepare --run RUN                       env.json, the plan and the steps (resumed: trimmed first)
     warm-phase, cell-start, cell-end, declined, handlers, fold, fold-unfinished: one step each (cell.py)
     timing-next                             a load profile's next round of points in a cell (load.py)
+    k8s RUN-OPTIONS --out DIR               the manifests that run the planned run on a cluster (k8s.py)
 
 Each command imports only the modules it uses: the runner calls cell-start and cell-end once per cell."""
 import argparse
@@ -18,6 +19,20 @@ def begin(args) -> int:
     except options.OptionError as e:
         print(f"rpcmatrix: error: {e}", file=sys.stderr)
         return 2
+
+
+def k8s(argv: list[str]) -> int:
+    from . import k8s as k8s_mod
+    from . import options
+    if any(a in ("-h", "--help", "help") for a in argv):
+        print(k8s_mod.K8S_USAGE, end="")
+        return 0
+    try:
+        k8s_mod.write(argv)
+    except options.OptionError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def prepare(args) -> int:
@@ -117,6 +132,8 @@ def main(argv=None) -> int:
     if argv[:1] == ["battery"]:  # the battery's options and plan
         from .battery import plan
         return plan(argv[1:])
+    if argv[:1] == ["k8s"]:
+        return k8s(argv[1:])
     if argv[:1] == ["begin"]:  # the runner's own options, parsed by options.py
         if len(argv) < 2 or argv[1] in ("-h", "--help", "help"):
             from .options import USAGE

@@ -26,6 +26,8 @@ USAGE = """usage: runner/rpcmatrix run [options]      run the matrix, write resu
                                           into the last RUN (one RUN with several passes works too)
        runner/rpcmatrix publish RUN        copy a run of a committed, clean tree to results/published/
        runner/rpcmatrix battery [options]  attacks on every server, a survival matrix (battery --help)
+       runner/rpcmatrix k8s [options] --out DIR
+                                          the Kubernetes manifests that run the cells on a cluster (k8s --help)
 
 options:
   --profile NAME        workload profile from idl/workloads.json (default: default)
