@@ -2,6 +2,7 @@
 through, and the checks made before anything runs there: the host is reached with the key, its checkout is of this
 commit (built there first with --build-remote), and its environment goes into env.json as `server_host`. The
 shell (runner/lib/remote.sh) only executes: sessions, the sampler, stopping."""
+import hashlib
 import json
 import re
 import socket
@@ -70,7 +71,13 @@ def check(argv: list[str], checkout: str, build: bool, manifests: str = ".") -> 
         if done.returncode != 0:
             tail = " ".join(done.stderr.strip().splitlines()[-3:])
             raise RemoteError(f"--build-remote: the build on {target} in {checkout} failed: {tail}")
-    here = environment.code_state(ROOT)
+    here, there = environment.code_state(ROOT), code_state(argv, checkout)
+    if (here["git_commit"], here["git_diff_sha256"]) != (there["git_commit"], there["git_diff_sha256"]):
+        def state(s):
+            return s["git_commit"] + (f" with uncommitted changes (diff {s['git_diff_sha256'][:12]})"
+                                      if s["git_dirty"] else "")
+        raise RemoteError(f"the checkout on {target} ({checkout}) is of another commit: {state(there)} there, "
+                          f"{state(here)} here; check out the same commit there")
     done = _ssh(argv, f"{cd} && PYTHONPATH=runner "
                       "$( [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3 ) -m conductor.remote "
                       + _q(manifests), 120)
@@ -81,15 +88,21 @@ def check(argv: list[str], checkout: str, build: bool, manifests: str = ".") -> 
     if done.returncode != 0 or not isinstance(there, dict):
         raise RemoteError(f"{target} has no checkout of the suite at {checkout} (or it cannot run its Python): "
                           f"{' '.join(done.stderr.strip().splitlines()[-2:]) or 'no answer'}")
-    ours = (here["git_commit"], here["git_diff_sha256"])
-    theirs = (there["git_commit"], there["git_diff_sha256"])
-    if ours != theirs:
-        def state(s):
-            return s["git_commit"] + (f" with uncommitted changes (diff {s['git_diff_sha256'][:12]})"
-                                      if s["git_dirty"] else "")
-        raise RemoteError(f"the checkout on {target} ({checkout}) is of another commit: {state(there)} there, "
-                          f"{state(here)} here; check out the same commit there (or pass --build-remote after it)")
     return there
+
+
+def code_state(argv: list[str], checkout: str) -> dict:
+    """The checkout's commit there and its uncommitted changes' digest, as environment.code_state has them here,
+    read with git alone (a checkout of another commit may lack this module)."""
+    git = f"git -C {_q(checkout)}"
+    done = _ssh(argv, f"{git} rev-parse HEAD && {git} status --porcelain --untracked-files=no", 60)
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or not lines:
+        raise RemoteError(f"{argv[-1]} has no git checkout at {checkout}: "
+                          f"{' '.join(done.stderr.strip().splitlines()[-2:]) or 'no answer'}")
+    diff = _ssh(argv, f"{git} diff HEAD --no-ext-diff --binary", 60).stdout.strip() if lines[1:] else ""
+    return {"git_commit": lines[0].strip(), "git_dirty": bool(lines[1:]),
+            "git_diff_sha256": hashlib.sha256(diff.encode()).hexdigest() if lines[1:] else None}
 
 
 def host_environment(manifests_dir: Path) -> dict:

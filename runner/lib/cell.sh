@@ -111,9 +111,8 @@ client_failure() {
     3) status=timeout ;;
   esac
   # its server's SSH session ended (the connection lost): an error of the cell, whatever the client said
-  if [[ -n "$REMOTE_CHECKOUT" ]] && ! alive "$6"; then
+  [[ -z "$REMOTE_CHECKOUT" ]] || alive "$6" ||
     status=error reason+="; the SSH session of its server on ${SSH_ARGV[-1]} ended: $(tail -n 1 "${LIVE_DIR[$6]}/server.log")"
-  fi
   fact "$1" status "pass=$2" "status=$status" "reason=$reason" "from=$4" ${7:+"only=1"}
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Servers on another host (--server-host; runner/conductor/remote.py checked it): each runs there under a small
-# wrapper in a session of its own, one SSH session per server whose stdout brings the ready line back; the wrapper
-# stops the server's process group when told ("stop") or when its session ends (the runner gone, the connection
-# lost), so nothing stays there. One control connection carries the sessions and the sampler, which reads the
-# servers' CPU and memory from /proc there: a reading costs a round trip, no handshake and no process here.
+# Servers on another host (--server-host, checked by runner/conductor/remote.py; SSH_ARGV its ssh, the host last).
+# Each runs there under a wrapper, in a session of its own, one SSH session per server whose stdout brings the ready
+# line back; the wrapper stops the server's process group when told ("stop") or when its session ends (the runner
+# gone, the connection lost), so nothing stays there. One control connection carries the sessions and the sampler,
+# which reads the servers' CPU and memory from /proc there: a round trip, no handshake and no process here.
 
 SSH_ARGV=() REMOTE_MASTER="" REMOTE_SAMPLER_PID="" REMOTE_IN="" REMOTE_OUT="" REPLY=""
 declare -A REMOTE_PGID=() REMOTE_HOLD=()
@@ -23,22 +23,16 @@ for k in "$p"/task/*/schedstat; do read -r ns _ <"$k" 2>/dev/null && t=$((t + ns
 while read -r k v _; do case $k in VmRSS:) r=$((r + v)) ;; VmHWM:) h=$((h + v)) ;; Threads:) n=$((n + v)) ;; esac; done <"$p/status"
 done 2>/dev/null; echo "$((t / 1000)) $r $h $n"; done'
 
-# remote_init ARGV_FILE: the ssh argv (NUL-ended words, the last the host) the run reaches the host with.
-remote_init() {
-  mapfile -d '' -t SSH_ARGV <"$1"
-}
-
 # remote_connect: the control connection, started (again, after a lost one) when it is not up; in the run's groups,
 # so the clean-up stops it.
 remote_connect() {
   local tries=0
-  if [[ -n "$REMOTE_MASTER" ]] && group_alive "$REMOTE_MASTER"; then return 0; fi
+  [[ -z "$REMOTE_MASTER" ]] || ! group_alive "$REMOTE_MASTER" || return 0
   start_group /dev/null /dev/null "$OUT/ssh-master.log" "${SSH_ARGV[@]:0:${#SSH_ARGV[@]}-1}" -M -N \
     -o ControlMaster=yes -o ControlPersist=no "${SSH_ARGV[-1]}"
   REMOTE_MASTER=$!
   until "${SSH_ARGV[@]:0:${#SSH_ARGV[@]}-1}" -O check "${SSH_ARGV[-1]}" 2>/dev/null; do
-    group_alive "$REMOTE_MASTER" && ((tries++ < 100)) || return 1
-    sleep 0.1
+    group_alive "$REMOTE_MASTER" && ((tries++ < 100)) && sleep 0.1 || return 1
   done
 }
 
@@ -49,15 +43,13 @@ remote_start() {
   local key="$1" dir="$2" hold line="" tries=0
   shift 2
   remote_connect || warn "no control connection to ${SSH_ARGV[-1]} ($OUT/ssh-master.log): a session of its own"
-  rm -f "$dir/server.in" && mkfifo "$dir/server.in"
-  exec {hold}<>"$dir/server.in"
+  rm -f "$dir/server.in" && mkfifo "$dir/server.in" && exec {hold}<>"$dir/server.in"
   REMOTE_HOLD["$key"]=$hold
   start_group "$dir/server.in" "$dir/server.out" "$dir/server.log" "${SSH_ARGV[@]}" bash -c "${REMOTE_WRAPPER@Q}" \
     _ "${REMOTE_CHECKOUT@Q}" "${@@Q}"
-  while ((tries++ < 100)); do
+  while ((tries++ < 100)) && group_alive "$!"; do
     { IFS= read -r line <"$dir/server.log"; } 2>/dev/null || true
-    if [[ "$line" == "rpcmatrix-remote pgid "* ]]; then REMOTE_PGID["$key"]=${line##* } && return 0; fi
-    group_alive "$!" || return 0
+    [[ "$line" != "rpcmatrix-remote pgid "* ]] || { REMOTE_PGID["$key"]=${line##* } && return 0; }
     sleep 0.05
   done
 }

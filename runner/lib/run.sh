@@ -253,7 +253,7 @@ run_command() {
   settings=$("$PYTHON" -m conductor begin "$command" "$@") || exit "$?"
   read_settings "$settings"
   # --server-host: the servers are dialled at the other host's address (runner/lib/remote.sh)
-  if [[ -n "$REMOTE_SSH" ]]; then remote_init "$REMOTE_SSH" && IP_SERVER=$REMOTE_ADDRESS; fi
+  if [[ -n "$REMOTE_SSH" ]]; then mapfile -d '' -t SSH_ARGV <"$REMOTE_SSH" && IP_SERVER=$REMOTE_ADDRESS; fi
   if [[ "$command" == build ]]; then
     build_only
     return

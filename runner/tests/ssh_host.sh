@@ -3,7 +3,7 @@
 # veth pair with addresses from 198.18.0.0/15, authorized_keys holding only the suite's key (secrets/ssh, made at
 # set-up), bounded by a timeout, stopped by its PID. It shares this machine's filesystem, so its checkout is this
 # one. Usage (sourced): ssh_host_start DIR -> SSH_HOST_IP, SSH_HOST_NS, SSH_HOST_PID; ssh_host_stop.
-SSH_HOST_NS="" SSH_HOST_PID="" SSH_HOST_IP="" SSH_HOST_DIR=""
+SSH_HOST_NS="" SSH_HOST_PID="" SSH_HOST_IP=""
 
 ssh_host_start() {
   local dir="$1" key n a b ifc
@@ -12,7 +12,7 @@ ssh_host_start() {
   # a /30 per test process, well away from the run's own (netns.sh picks from the low half)
   n=$(($$ % 16384 + 16384)) a=$((18 + n * 4 / 65536)) b=$((n * 4 % 65536))
   SSH_HOST_IP="198.$a.$((b / 256)).$((b % 256 + 2))"
-  SSH_HOST_NS="rpcmatrix-sshd-$$" ifc="rpcmsh$$" SSH_HOST_DIR="$dir"
+  SSH_HOST_NS="rpcmatrix-sshd-$$" ifc="rpcmsh$$"
   mkdir -p "$dir" && chmod 700 "$dir"
   ip netns add "$SSH_HOST_NS"
   ip link add "$ifc" type veth peer name "${ifc}x" netns "$SSH_HOST_NS"
@@ -55,13 +55,13 @@ ssh_host_sessions() {
 }
 
 ssh_host_stop() {
-  local left
+  local -a left
   if [[ -n "$SSH_HOST_PID" ]]; then kill -TERM "$SSH_HOST_PID" 2>/dev/null || true; fi
   wait "$SSH_HOST_PID" 2>/dev/null || true
   # what sessions started there: the namespace's own processes (ours only), stopped before it goes
-  left=$(ip netns pids "$SSH_HOST_NS" 2>/dev/null || true)
-  if [[ -n "$left" ]]; then kill -KILL $left 2>/dev/null || true; fi
+  mapfile -t left < <(ip netns pids "$SSH_HOST_NS" 2>/dev/null)
+  if ((${#left[@]} > 0)); then kill -KILL "${left[@]}" 2>/dev/null || true; fi
   ip netns del "$SSH_HOST_NS" 2>/dev/null || true
   SSH_HOST_PID="" SSH_HOST_NS=""
-  [[ -z "$left" ]]
+  ((${#left[@]} == 0))
 }
