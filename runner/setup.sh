@@ -18,6 +18,9 @@ RUNNER_PACKAGES+=(parallel)
 # nftables: the counting pass tells the segments carrying payload from bare ACKs (runner/lib/netns.sh);
 # tshark: the test that checks those counters against a packet capture (runner/tests/wire.bats)
 RUNNER_PACKAGES+=(nftables tshark)
+# openssh-server: the tests start an sshd in a namespace of their own as the other host of --server-host
+# (runner/tests/ssh.bats); openssh-client runs a server there
+RUNNER_PACKAGES+=(openssh-client openssh-server)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -81,6 +84,14 @@ build_floor() {
   gcc -O2 -Wall -Wextra -pthread -o "$bin" "$src"
 }
 
+# The suite's SSH key pair (secrets/ssh/id_ed25519), the default --server-key: made once, kept after.
+ssh_key() {
+  local key="$ROOT/secrets/ssh/id_ed25519"
+  [[ -f "$key" ]] && return 0
+  mkdir -p "$(dirname "$key")" && chmod 700 "$(dirname "$key")"
+  ssh-keygen -q -t ed25519 -N '' -C "rpcmatrix suite" -f "$key"
+}
+
 main() {
   apt_install jq
   local -a packages
@@ -92,6 +103,7 @@ main() {
   link_just
   build_floor
   bash "$ROOT/runner/lib/secrets.sh" "$ROOT/secrets"
+  ssh_key
 }
 
 main "$@"

@@ -38,6 +38,14 @@ def wire(run: dict) -> str:
     return text
 
 
+def hosts(run: dict) -> str:
+    """Which hosts ran the clients and the servers (--server-host: two)."""
+    h = run.get("hosts") or {}
+    if not h or h.get("client") == h.get("server"):
+        return f"clients and servers on {h.get('client') or 'one host'}"
+    return f"clients on {h['client']}, servers on {h['server']} over SSH (env.json: server_host)"
+
+
 def wire_measured(run: dict) -> bool:
     setup = _setup(run)
     if setup is None:

@@ -9,6 +9,7 @@ and a runner killed before the fold leaves none of the step's records (resume st
 The contract's vectors are the pseudo-workload "vectors", the machine's floor is the pseudo-cell
 "floor/c→c" and each language's in-process handler the pseudo-cell "handler/<language>".
 """
+import functools
 import gzip
 import json
 import os
@@ -122,8 +123,17 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+@functools.cache
+def _hosts(run: Path) -> dict:
+    """The hosts of the clients and of the servers (env.json's run.hosts; --server-host makes them two)."""
+    path = run / "env.json"
+    hosts = json.loads(path.read_text())["run"].get("hosts") if path.exists() else None
+    return hosts or {"client": None, "server": None}
+
+
 def _base(run: Path, cell: dict, workload: str, pass_no: int, facts: dict) -> dict:
     """A record's fields that every kind has; the environment is not among them (records.Environment)."""
+    hosts = _hosts(run)
     return {
         "schema": SCHEMA_VERSION,
         "run_id": run.name,
@@ -135,6 +145,8 @@ def _base(run: Path, cell: dict, workload: str, pass_no: int, facts: dict) -> di
         "server_language": cell.get("server_language", cell["server"]),
         "client_language": cell.get("client_language", cell["client"]),
         "cell": cell["name"],
+        "client_host": hosts["client"],
+        "server_host": hosts["server"],
         "workload": workload,
         "status": None,
         "reason": "",

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from . import cells as cells_mod
-from . import manifests, plan, resume, steps, target
+from . import manifests, plan, remote, resume, steps, target
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,6 +60,14 @@ options:
                         optionally ,IOR:... for the calculators), a file or folder of IORs, or corbaloc::HOST:PORT;
                         certify writes its certificate; runs without network namespaces (the clients dial it from
                         this host)
+  --server-host USER@HOST[:PORT]
+                        start every server (and the floor's) on that host over SSH, from a checkout there of
+                        this commit; the clients stay here. The run refuses a host it cannot reach or a checkout
+                        of another commit; each side's CPU and memory are read on its own host
+  --server-key FILE     the SSH key for --server-host (default: secrets/ssh/id_ed25519, made at set-up)
+  --server-checkout PATH
+                        the suite's checkout on that host (default: this checkout's path)
+  --build-remote        run runner/setup.sh and runner/rpcmatrix build in that checkout first
   --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
                         client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh), and
                         server-name: the name verified on a TLS server's certificate (server.rpcmatrix.test)
@@ -72,7 +80,8 @@ options:
 """
 # What the shell executes with (runner/lib/run.sh reads them); everything else stays in plan/run.json.
 SHELL_SETTINGS = ("out", "leftover_tag", "use_netns", "pin", "pin_reason", "lanes", "ready_timeout",
-                  "command_timeout", "write_html", "known_failures", "idl", "count_calls", "floor", "floor_after")
+                  "command_timeout", "write_html", "known_failures", "idl", "count_calls", "floor", "floor_after",
+                  "remote_ssh", "remote_checkout", "remote_address")
 
 
 class OptionError(Exception):
@@ -104,8 +113,11 @@ def parser() -> Parser:
     p.add_argument("--implementation", default="")
     p.add_argument("--server-at", action="append", default=[])
     p.add_argument("--secrets", default="")
+    p.add_argument("--server-host", default="")
+    p.add_argument("--server-key", default=str(ROOT / "secrets/ssh/id_ed25519"))
+    p.add_argument("--server-checkout", default=str(ROOT))
     p.add_argument("--retries", default="0")
-    for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build"):
+    for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build", "--build-remote"):
         p.add_argument(flag, action="store_true")
     return p
 
@@ -182,7 +194,46 @@ def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
         if o.implementation:
             raise OptionError("a certification is of one subject: --server-at or --implementation, not both")
         o.no_netns = True  # the clients dial the server from this host's network, not from a namespace of the run
+    o.remote = server_host(o)
     return o, resumed
+
+
+def server_host(o) -> dict | None:
+    """--server-host and its companions, checked as text (the host itself is checked by `begin run`)."""
+    if not o.server_host:
+        if o.build_remote:
+            raise OptionError("--build-remote needs --server-host")
+        return None
+    if o.server_at:
+        raise OptionError("--server-host starts the suite's servers there; --server-at calls one already running: "
+                          "not both")
+    try:
+        user, host, port = remote.parse_host(o.server_host)
+    except remote.RemoteError as e:
+        raise OptionError(str(e)) from e
+    if not Path(o.server_key).is_file():
+        raise OptionError(f"--server-key: no key {o.server_key} (runner/setup.sh makes secrets/ssh/id_ed25519)")
+    if not o.server_checkout.startswith("/"):
+        raise OptionError(f"--server-checkout takes an absolute path, not '{o.server_checkout}'")
+    o.no_netns = True  # the clients dial the other host from this host's network
+    return {"user": user, "host": host, "port": port, "key": str(Path(o.server_key).resolve()),
+            "checkout": o.server_checkout.rstrip("/") or "/", "build": o.build_remote}
+
+
+def reach_remote(o) -> dict:
+    """The other host reached, its checkout checked (built there first when asked), its environment collected:
+    run.json's `remote`, with the ssh argv the shell starts servers with (plan/ssh.argv)."""
+    r = o.remote
+    try:
+        addr = remote.address(r["host"])
+        known = str(Path(r["key"]).parent / "known_hosts")
+        argv = remote.ssh_argv(r["user"], r["host"], r["port"], r["key"], known, f"/tmp/rpcmatrix-ssh-{os.getpid()}")
+        manifests = os.path.relpath(o.manifests, ROOT) if o.manifests.is_relative_to(ROOT) else "."
+        say(f"checking the checkout {r['checkout']} on {r['user']}@{r['host']}")
+        there = remote.check(argv, r["checkout"], r["build"], manifests)
+    except remote.RemoteError as e:
+        raise OptionError(str(e)) from e
+    return r | {"address": addr, "ssh_argv": argv, "environment": there}
 
 
 def servers_at(given: list[str], idl: Path) -> dict[str, str]:
@@ -313,6 +364,8 @@ def begin(args: list[str], command: str) -> int:
     if command == "commands":
         print_commands(o, chosen)
         return 0
+    # the other host is checked before the run folder is made: a refused run leaves nothing
+    there = reach_remote(o) if command == "run" and o.remote else None
     if command == "run":
         out = run_folder(o, resumed)
     else:  # build: the builds' logs in a folder of their own
@@ -323,7 +376,8 @@ def begin(args: list[str], command: str) -> int:
                 "use_netns": int(not o.no_netns), "pin": 0, "pin_reason": "", "ready_timeout": o.ready_timeout,
                 "skip_build": int(o.skip_build), "write_html": int(not o.no_html), "known_failures": o.known_failures,
                 "idl": o.idl,
-                "lanes": 1, "command_timeout": o.command_timeout or 0, "count_calls": 0, "floor": "", "floor_after": ""}
+                "lanes": 1, "command_timeout": o.command_timeout or 0, "count_calls": 0, "floor": "", "floor_after": "",
+                "remote_ssh": "", "remote_checkout": "", "remote_address": ""}
     if command == "run":
         seed = o.seed if o.seed is not None else int(time.time())
         resolved = plan.resolve(o.profile, profile, o.passes, seed)
@@ -331,6 +385,10 @@ def begin(args: list[str], command: str) -> int:
         settings |= {"lanes": resolved["lanes"], "command_timeout": o.command_timeout or resolved["command_timeout_s"],
                      "count_calls": resolved["count_calls"], "pin": int(not o.no_pin and resolved["lanes"] == 1),
                      "pin_reason": "--no-pin" if o.no_pin and resolved["lanes"] == 1 else "", **floor_counts(resolved)}
+        if there:
+            (out / "plan" / "ssh.argv").write_bytes(b"".join(a.encode() + b"\0" for a in there["ssh_argv"]))
+            settings |= {"remote_ssh": out / "plan" / "ssh.argv", "remote_checkout": there["checkout"],
+                         "remote_address": there["address"]}
         if resumed is None:
             saved = list(args) + ["--seed", str(seed), "--passes", str(resolved["passes"])]
             (out / "options.json").write_text(json.dumps(saved, ensure_ascii=False))
@@ -342,7 +400,7 @@ def begin(args: list[str], command: str) -> int:
                     "server_spin": o.server_spin, "resumed": resumed is not None, "profile": resolved,
                     "baseline": spec.get("baseline") or "", "left_out": chosen.left_out,
                     "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation,
-                    "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries}
+                    "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries, "remote": there}
         (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
         (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))
     write_builds(out, chosen, o.skip_build)

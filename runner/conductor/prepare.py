@@ -3,6 +3,7 @@
 steps (steps.py); a resumed run is trimmed of what it left half done and gets its steps again without the
 finished ones."""
 import json
+import socket
 from pathlib import Path
 
 from analysis import records
@@ -35,7 +36,15 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
     if options.get("server_at"):  # the run's options switched the namespaces off: say why in the user's words
         setup["network"]["reason"] = ("--server-at: the clients dial a server elsewhere from this host's network, "
                                       "so bytes on the wire are not counted")
+    there = options.get("remote")
+    if there:
+        setup["network"]["reason"] = (f"--server-host: the clients dial the servers on {there['user']}@"
+                                      f"{there['host']} ({there['address']}) from this host's network, so bytes on "
+                                      "the wire are not counted")
     env = environment.write_env(run, Path(options["manifests"]), profile, setup, outside)
+    env["run"]["hosts"] = hosts(options)
+    if there:  # the other host's machine, kernel, network settings and versions, as its checkout reported them
+        env["server_host"] = there["environment"] | {"checkout": there["checkout"], "address": there["address"]}
     workloads = json.loads((idl / "workloads.json").read_text())
     env["run"]["baseline"] = workloads.get("baseline")
     env["run"]["headline_workloads"] = [w["name"] for w in workloads["workloads"] if w.get("headline")]
@@ -53,6 +62,13 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
     if options["server_spin"]:  # a calibration run (--inject-server-spin): its servers were made slower on purpose
         env["run"]["injected_server_spin_us"] = options["server_spin"]
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
+
+
+def hosts(options: dict) -> dict:
+    """The hosts the clients and the servers ran on (each record names both)."""
+    here = socket.gethostname()
+    there = options.get("remote")
+    return {"client": here, "server": f"{there['user']}@{there['host']}" if there else here}
 
 
 def prepare(run: Path) -> None:
@@ -80,12 +96,14 @@ def context(run: Path, options: dict, setup: dict) -> steps.Context:
     all_cells = [json.loads(x) for x in (run / "plan" / "all.jsonl").read_text().splitlines() if x.strip()]
     return steps.Context(
         run=run, profile=options["profile"], cells=steps.read_cells(run), all_cells=all_cells,
-        baseline=options["baseline"], host=setup.get("server_ip") or "127.0.0.1", fixed_port=options["fixed_port"],
+        baseline=options["baseline"], fixed_port=options["fixed_port"],
+        host=setup.get("server_ip") or (options.get("remote") or {}).get("address") or "127.0.0.1",
         keep_processes=options["keep_processes"],
         idl=run / "idl" if (run / "idl").is_dir() else Path(options["idl"]),
         secrets=Path(options["secrets_dir"] or ROOT / "secrets"), root=ROOT,
         server_spin=options["server_spin"], finished=progress.finished(run), failed_builds=failed_builds(run),
-        retries=options.get("retries", 0))
+        retries=options.get("retries", 0),
+        remote_root=Path(options["remote"]["checkout"]) if options.get("remote") else None)
 
 
 def retry(run: Path, attempt: int) -> Path:

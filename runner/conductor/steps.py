@@ -117,6 +117,7 @@ class Context:
     finished: set        # (pass, step) the journal lists
     failed_builds: dict  # language -> the build's last lines
     retries: int = 0     # times a cell whose vectors failed runs again (--retries)
+    remote_root: Path | None = None  # the checkout on the servers' host (--server-host), for this one's paths
 
     @property
     def plan_dir(self) -> Path:
@@ -167,6 +168,9 @@ def argv(ctx: Context, cell: dict, role: str, host: str | None = None, folder: P
         values["cell"] = str(folder or cell_link(ctx, cell))
         if port is not None:
             values["port"] = port
+    if role == "server" and ctx.remote_root:  # its argv runs from the checkout there
+        values = {k: str(ctx.remote_root) + v[len(str(ctx.root)):] if v.startswith(f"{ctx.root}/") or v == str(ctx.root)
+                  else v for k, v in values.items()}
     out = fill(cell[f"{role}_argv"], values)
     spin = ctx.server_spin.get(cell["server_language"]) if role == "server" else None
     if spin:

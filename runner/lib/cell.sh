@@ -34,7 +34,12 @@ window_snapshot() {
   printf '## group client\n'
   sample_group "$1"
   printf '## group server\n'
-  sample_group "$2"
+  if [[ -n "${5:-}" ]]; then # a server on another host: read there, its CPU in clock ticks as sample_group's
+    remote_read sample "$5"
+    if [[ -n "$REPLY" ]]; then printf '%s %s\n' $((${REPLY%% *} / 10000)) "${REPLY#* }"; else printf '\n'; fi
+  else
+    sample_group "$2"
+  fi
 }
 
 # time_workload DIR CLIENT_KEY SERVER_KEY CLIENT_JIT SERVER_JIT NAME REPETITIONS PREPARE WARMUP MEASURE SAMPLES: the
@@ -49,12 +54,12 @@ window_snapshot() {
 # out of the window, as the floor's client has none of it between its repetitions.
 time_workload() {
   local dir="$1" ckey="$2" name="$6" rep when role key value line answer calls row walls
-  local cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}"
+  local cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}" there="${REMOTE_PGID[$3]:-}"
   client_call "$ckey" "$COMMAND_TIMEOUT" "$8" "$dir/.answer" || return
   client_call "$ckey" "$COMMAND_TIMEOUT" "$9" "$dir/.answer" || return
   reset_peaks "$cpid"
-  reset_peaks "$spid"
-  window_snapshot "$cpid" "$spid" "$4" "$5" >"$dir/$name.window.before"
+  if [[ -n "$there" ]]; then remote_read reset "$there"; else reset_peaks "$spid"; fi
+  window_snapshot "$cpid" "$spid" "$4" "$5" "$there" >"$dir/$name.window.before"
   : >"$dir/$name.repetitions.tsv"
   : >"$dir/$name.answers.jsonl"
   for ((rep = 0; rep < $7; rep++)); do
@@ -67,6 +72,8 @@ time_workload() {
           while read -r key value; do [[ "$key" != usage_usec ]] || break; done <"$CGROUP_DIR/$role/cpu.stat"
         fi
         [[ "$key" == usage_usec ]] || value=""
+        # a server on another host: its CPU read there, one round trip on the control connection
+        if [[ "$role" == server && -n "$there" ]]; then remote_read sample "$there" && value=${REPLY%% *}; fi
         row+=$'\t'"$value"
       done
       value=""
@@ -90,7 +97,7 @@ time_workload() {
     if [[ "$answer" =~ \"calls\":[[:space:]]*([0-9]+) ]]; then calls="${BASH_REMATCH[1]}"; fi
     printf '%s%s%s\n' "$calls" "$row" "$walls" >>"$dir/$name.repetitions.tsv"
   done
-  window_snapshot "$cpid" "$spid" "$4" "$5" >"$dir/$name.window.after"
+  window_snapshot "$cpid" "$spid" "$4" "$5" "$there" >"$dir/$name.window.after"
   client_call "$ckey" "$COMMAND_TIMEOUT" "${11}" "$dir/$name.samples.json"
 }
 
@@ -103,6 +110,9 @@ client_failure() {
     2) status=error && if ! alive "$6"; then reason+="; the server had exited"; fi ;;
     3) status=timeout ;;
   esac
+  # its server's SSH session ended (the connection lost): an error of the cell, whatever the client said
+  [[ -z "$REMOTE_CHECKOUT" ]] || alive "$6" ||
+    status=error reason+="; the SSH session of its server on ${SSH_ARGV[-1]} ended: $(tail -n 1 "${LIVE_DIR[$6]}/server.log")"
   fact "$1" status "pass=$2" "status=$status" "reason=$reason" "from=$4" ${7:+"only=1"}
 }
 

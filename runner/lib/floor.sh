@@ -16,8 +16,12 @@ measure_floor() {
     fact "$dir" "$kind" "pass=$pass" "error=runner/floor/bin/floor is not built (runner/setup.sh builds it)"
     return
   fi
-  mapfile -t launch < <(launch_prefix server server)
-  start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "$FLOOR_BIN" server --host "$host" --port 0
+  if [[ -n "$REMOTE_CHECKOUT" ]]; then # its server on the servers' host, built there
+    remote_start floor "$dir" runner/floor/bin/floor server --host "$host" --port 0
+  else
+    mapfile -t launch < <(launch_prefix server server)
+    start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "$FLOOR_BIN" server --host "$host" --port 0
+  fi
   pid=$!
   cgroup_join server "$pid"
   if port=$(wait_ready "$dir/server.out" "$pid" 10); then
@@ -35,6 +39,7 @@ measure_floor() {
     rc=1
     printf '%s\n' "$port" >"$dir/client.log"
   fi
+  remote_stop floor "$pid"
   stop_group "$pid" 2 || true
   if ((rc != 0)); then
     last=$(tail -n 2 "$dir/client.log")

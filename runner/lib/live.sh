@@ -36,8 +36,12 @@ start_server() {
   dir=$(process_dir "$5" server "$key")
   rm -rf "$3" && mkdir -p "$3"
   mapfile -d '' -t argv <"$2"
-  mapfile -t launch < <(launch_prefix server "$4")
-  start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${argv[@]}"
+  if [[ -n "$REMOTE_CHECKOUT" ]]; then
+    remote_start "$key" "$dir" "${argv[@]}"
+  else
+    mapfile -t launch < <(launch_prefix server "$4")
+    start_group /dev/null "$dir/server.out" "$dir/server.log" "${launch[@]}" "${argv[@]}"
+  fi
   LIVE_PID["$key"]=$! LIVE_DIR["$key"]=$dir LIVE_PORT["$key"]="" LIVE_CELLS["$key"]=""
   cgroup_join "$4" "${LIVE_PID[$key]}"
   if port=$(wait_ready "$dir/server.out" "${LIVE_PID[$key]}" "$READY_TIMEOUT"); then
@@ -79,6 +83,7 @@ retire() {
   local key="$1" status=0 served
   [[ -n "${LIVE_PID[$key]:-}" ]] || return 0
   if [[ "$key" == server\|* ]]; then
+    remote_stop "$key" "${LIVE_PID[$key]}"
     stop_group "${LIVE_PID[$key]}" 5 || status=$?
     while IFS= read -r served; do
       if [[ -n "$served" ]]; then printf '%s\t%s\n' "$served" "$status" >>"$OUT/server_exits.tsv"; fi

@@ -5,9 +5,9 @@
 
 # The run's options as the conductor resolved them (`python -m conductor begin` prints them as name=value).
 SETTINGS="out leftover_tag use_netns pin pin_reason lanes ready_timeout command_timeout write_html known_failures idl
-  count_calls floor floor_after"
+  count_calls floor floor_after remote_ssh remote_checkout remote_address"
 OUT="" LEFTOVER_TAG="" USE_NETNS=1 PIN=1 PIN_REASON="" LANES=1 READY_TIMEOUT=60 COMMAND_TIMEOUT=60 WRITE_HTML=1
-KNOWN_FAILURES="" IDL="" COUNT_CALLS=0 FLOOR="" FLOOR_AFTER=""
+KNOWN_FAILURES="" IDL="" COUNT_CALLS=0 FLOOR="" FLOOR_AFTER="" REMOTE_SSH="" REMOTE_CHECKOUT="" REMOTE_ADDRESS=""
 # The run's state: when this session of it began (or this lane's), the lane a subshell runs (none in the runner
 # itself), the lanes at work, the conductor at work, and the run's exit status so far.
 SINCE=0 LANE="" LANE_PIDS=() CONDUCTOR_PID="" MATRIX_STATUS=0
@@ -254,6 +254,8 @@ run_command() {
   esac
   settings=$("$PYTHON" -m conductor begin "$command" "$@") || exit "$?"
   read_settings "$settings"
+  # --server-host: the servers are dialled at the other host's address (runner/lib/remote.sh)
+  if [[ -n "$REMOTE_SSH" ]]; then mapfile -d '' -t SSH_ARGV <"$REMOTE_SSH" && IP_SERVER=$REMOTE_ADDRESS; fi
   if [[ "$command" == build ]]; then
     build_only
     return

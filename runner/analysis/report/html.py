@@ -482,7 +482,7 @@ def provenance(ctx: Context) -> str:
             ["OS, kernel", f"{run.get('os')}, {run.get('kernel')}"],
             ["profile, passes, seed", f"{prof.get('name')}, {len(ctx.figures.passes)}, {prof.get('seed', '–')}"],
             ["start, end", f"{times[0] if times else '?'} – {times[-1] if times else '?'}"],
-            ["pinning", setup.pin(run)]]
+            ["hosts", setup.hosts(run)], ["pinning", setup.pin(run)]]
     if run.get("injected_server_spin_us"):
         rows.append(["injected slowdown (calibration run)",
                      ", ".join(f"{lang} servers spin {us} µs per call"
