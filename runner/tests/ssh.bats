@@ -105,5 +105,8 @@ only_sshd_there() {
   wait "$pid" || status=$?
   [ "$status" -eq 130 ]
   only_sshd_there
-  [ -z "$(pgrep -f "ControlPath=/tmp/rpcmatrix-ssh-" || true)" ]
+  # the run's own control connection (other tests' runs may have theirs at once)
+  local control
+  control=$(tr '\0' '\n' <"$OUT/plan/ssh.argv" | grep '^ControlPath=')
+  [ -n "$control" ] && [ -z "$(pgrep -f -- "$control" || true)" ]
 }
