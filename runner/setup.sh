@@ -18,6 +18,9 @@ RUNNER_PACKAGES+=(parallel)
 # nftables: the counting pass tells the segments carrying payload from bare ACKs (runner/lib/netns.sh);
 # tshark: the test that checks those counters against a packet capture (runner/tests/wire.bats)
 RUNNER_PACKAGES+=(nftables tshark)
+# iptables (iptables-nft), libnetfilter-queue-dev, libmnl-dev: the network scenarios' loss rule and, on a kernel
+# without netem, the delay line (runner/lib/network.sh, runner/floor/delayline.c)
+RUNNER_PACKAGES+=(iptables libnetfilter-queue-dev libmnl-dev)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -72,13 +75,20 @@ link_just() {
   fi
 }
 
-# The machine's floor (runner/floor/floor.c), built with the system compiler when its source is newer.
+# The machine's floor (runner/floor/floor.c) and the delay line (delayline.c), built with the system compiler when
+# a source is newer than its program.
 build_floor() {
-  local src="$ROOT/runner/floor/floor.c" bin="$ROOT/runner/floor/bin/floor"
+  build_c floor
+  build_c delayline -lnetfilter_queue -lmnl
+}
+
+# build_c NAME [LIBRARIES...]: runner/floor/NAME.c into runner/floor/bin/NAME.
+build_c() {
+  local src="$ROOT/runner/floor/$1.c" bin="$ROOT/runner/floor/bin/$1"
   [[ -x "$bin" && "$bin" -nt "$src" ]] && return 0
-  say "building the floor program"
+  say "building runner/floor/bin/$1"
   mkdir -p "$(dirname "$bin")"
-  gcc -O2 -Wall -Wextra -pthread -o "$bin" "$src"
+  gcc -O2 -Wall -Wextra -pthread -o "$bin" "$src" "${@:2}"
 }
 
 main() {
