@@ -4,6 +4,7 @@
     prepare --run RUN                       env.json, the plan and the steps (resumed: trimmed first)
     warm-phase, cell-start, cell-end, declined, handlers, fold, fold-unfinished: one step each (cell.py)
     timing-next                             a load profile's next round of points in a cell (load.py)
+    network-check --run RUN                 the network scenario's self-test: accepted or refused (network.py)
 
 Each command imports only the modules it uses: the runner calls cell-start and cell-end once per cell."""
 import argparse
@@ -105,6 +106,15 @@ def fold_unfinished(args) -> int:
     return 0
 
 
+def network_check(args) -> int:
+    """0 when the network's self-test met what was asked, 2 (each figure said) when it missed."""
+    from . import network, progress
+    checked = network.check(Path(args.run))
+    for c in checked["checks"]:
+        progress.say(f"rpcmatrix: network {checked['name']}: {c['text']}")
+    return 0 if checked["accepted"] else 2
+
+
 def retry(args) -> int:
     from . import prepare
     prepare.retry(Path(args.run), args.after)
@@ -159,6 +169,7 @@ def main(argv=None) -> int:
     s.add_argument("--pass", dest="pass_no", type=int, required=True)
     command("fold-unfinished", fold_unfinished)
     command("retry", retry, ints=("--after",))
+    command("network-check", network_check)
     args = p.parse_args(argv)
     return args.func(args)
 

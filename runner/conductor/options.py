@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from . import cells as cells_mod
-from . import manifests, plan, resume, steps, target
+from . import manifests, network, plan, resume, steps, target
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,6 +58,10 @@ options:
                         optionally ,IOR:... for the calculators), a file or folder of IORs, or corbaloc::HOST:PORT;
                         certify writes its certificate; runs without network namespaces (the clients dial it from
                         this host)
+  --network NAME|SPEC   the network between client and server (default: loopback, nothing applied): a scenario
+                        of runner/networks.json (lan, lan100, lan10, wan) or delay=15ms,rate=20mbit,loss=0.1%
+                        (each key also per direction: c2s.delay=, s2c.rate=...); a self-test refuses it before
+                        any cell when it misses what was asked; needs the network namespaces
   --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
                         client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh), and
                         server-name: the name verified on a TLS server's certificate (server.rpcmatrix.test)
@@ -70,7 +74,8 @@ options:
 """
 # What the shell executes with (runner/lib/run.sh reads them); everything else stays in plan/run.json.
 SHELL_SETTINGS = ("out", "leftover_tag", "use_netns", "pin", "pin_reason", "lanes", "ready_timeout",
-                  "command_timeout", "write_html", "known_failures", "idl", "count_calls", "floor", "floor_after")
+                  "command_timeout", "write_html", "known_failures", "idl", "count_calls", "floor", "floor_after",
+                  "network")
 
 
 class OptionError(Exception):
@@ -102,6 +107,7 @@ def parser() -> Parser:
     p.add_argument("--implementation", default="")
     p.add_argument("--server-at", action="append", default=[])
     p.add_argument("--secrets", default="")
+    p.add_argument("--network", default="loopback")
     p.add_argument("--retries", default="0")
     for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build"):
         p.add_argument(flag, action="store_true")
@@ -180,6 +186,13 @@ def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
         if o.implementation:
             raise OptionError("a certification is of one subject: --server-at or --implementation, not both")
         o.no_netns = True  # the clients dial the server from this host's network, not from a namespace of the run
+    try:
+        o.network = network.resolve(o.network)
+    except network.NetworkError as e:
+        raise OptionError(f"--network: {e}") from e
+    if network.shaped(o.network) and o.no_netns:
+        raise OptionError(f"--network {o.network['name']} is applied between the run's network namespaces: not with "
+                          + ("--server-at" if o.server_at else "--no-netns"))
     return o, resumed
 
 
@@ -321,7 +334,8 @@ def begin(args: list[str], command: str) -> int:
                 "use_netns": int(not o.no_netns), "pin": 0, "pin_reason": "", "ready_timeout": o.ready_timeout,
                 "skip_build": int(o.skip_build), "write_html": int(not o.no_html), "known_failures": o.known_failures,
                 "idl": o.idl,
-                "lanes": 1, "command_timeout": o.command_timeout or 0, "count_calls": 0, "floor": "", "floor_after": ""}
+                "lanes": 1, "command_timeout": o.command_timeout or 0, "count_calls": 0, "floor": "", "floor_after": "",
+                "network": o.network["name"] if network.shaped(o.network) else ""}
     if command == "run":
         seed = o.seed if o.seed is not None else int(time.time())
         resolved = plan.resolve(o.profile, profile, o.passes, seed)
@@ -342,6 +356,7 @@ def begin(args: list[str], command: str) -> int:
                     "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation,
                     "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries}
         (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
+        network.write_plan(out, o.network)
         (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))
     write_builds(out, chosen, o.skip_build)
     for name in SHELL_SETTINGS:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from analysis import records
 
-from . import environment, plan, progress, resume, steps
+from . import environment, network, plan, progress, resume, steps
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,6 +33,12 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
     if options.get("server_at"):  # the run's options switched the namespaces off: say why in the user's words
         setup["network"]["reason"] = ("--server-at: the clients dial a server elsewhere from this host's network, "
                                       "so bytes on the wire are not counted")
+    scenario = network.of_run(run)
+    if scenario:  # what the self-test measured, and how the scenario was applied (network.py)
+        setup["network"]["scenario"] = json.loads((run / network.PLAN).read_text()) | {
+            "shaper": environment.read_setup(run).get("network_shaper"),
+            "delay_line_cpu": "the delay line's, counted neither to the client's nor to the server's CPU (it runs in "
+                              "the runner's own cgroup, unpinned)"}
     env = environment.write_env(run, Path(options["manifests"]), profile, setup, outside)
     workloads = json.loads((idl / "workloads.json").read_text())
     env["run"]["baseline"] = workloads.get("baseline")
