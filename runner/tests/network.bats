@@ -19,7 +19,7 @@ setup() {
   source "$ROOT/runner/lib/netns.sh"
   # shellcheck source=runner/lib/network.sh
   source "$ROOT/runner/lib/network.sh"
-  OUT="$BATS_TEST_TMPDIR" TAG=$(printf '%05d' $((BATS_ROOT_PID % 100000 + 7)))
+  OUT="$BATS_TEST_TMPDIR" TAG=$(printf "%05d" $(((BATS_ROOT_PID * 10 + BATS_TEST_NUMBER) % 100000)))
   mkdir -p "$OUT/network"
   netns_create "$TAG" "$OUT/netns.log"
 }
