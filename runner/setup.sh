@@ -21,6 +21,9 @@ RUNNER_PACKAGES+=(nftables tshark)
 # openssh-server: the tests start an sshd in a namespace of their own as the other host of --server-host
 # (runner/tests/ssh.bats); openssh-client runs a server there
 RUNNER_PACKAGES+=(openssh-client openssh-server)
+# iptables (iptables-nft), libnetfilter-queue-dev, libmnl-dev: the network scenarios' loss rule and, on a kernel
+# without netem, the delay line (runner/lib/network.sh, runner/floor/delayline.c)
+RUNNER_PACKAGES+=(iptables libnetfilter-queue-dev libmnl-dev)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -75,13 +78,20 @@ link_just() {
   fi
 }
 
-# The machine's floor (runner/floor/floor.c), built with the system compiler when its source is newer.
+# The machine's floor (runner/floor/floor.c) and the delay line (delayline.c), built with the system compiler when
+# a source is newer than its program.
 build_floor() {
-  local src="$ROOT/runner/floor/floor.c" bin="$ROOT/runner/floor/bin/floor"
+  build_c floor
+  build_c delayline -lnetfilter_queue -lmnl
+}
+
+# build_c NAME [LIBRARIES...]: runner/floor/NAME.c into runner/floor/bin/NAME.
+build_c() {
+  local src="$ROOT/runner/floor/$1.c" bin="$ROOT/runner/floor/bin/$1"
   [[ -x "$bin" && "$bin" -nt "$src" ]] && return 0
-  say "building the floor program"
+  say "building runner/floor/bin/$1"
   mkdir -p "$(dirname "$bin")"
-  gcc -O2 -Wall -Wextra -pthread -o "$bin" "$src"
+  gcc -O2 -Wall -Wextra -pthread -o "$bin" "$src" "${@:2}"
 }
 
 # The suite's SSH key pair (secrets/ssh/id_ed25519), the default --server-key: made once, kept after.

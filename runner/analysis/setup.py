@@ -46,6 +46,26 @@ def hosts(run: dict) -> str:
     return f"clients on {h['client']}, servers on {h['server']} over SSH (env.json: server_host)"
 
 
+SHAPERS = {"netem": "netem on the sending end (delay and rate), iptables' statistic match where the receiving end "
+                    "takes packets in (loss)",
+           "tbf+delayline": "tbf on the sending end (rate); where the receiving end takes packets in, iptables' "
+                            "statistic match (loss) and an NFQUEUE delay line, TCP end to end (delay)"}
+
+
+def network(run: dict) -> str:
+    """The network scenario between client and server (--network): asked, how applied, what its self-test
+    measured."""
+    scenario = ((_setup(run) or {}).get("network") or {}).get("scenario")
+    if not scenario or not any(scenario["c2s"].values()) and not any(scenario["s2c"].values()):
+        return "loopback: the veth pair as it is, nothing applied"
+    checks = "; ".join(c["text"] for c in scenario.get("checks", []))
+    how = SHAPERS.get(scenario.get("shaper") or "", "the kernel")
+    text = f"{scenario['name']} ({scenario['spec']}: {scenario['why']}), by {how}; measured before the cells: {checks}"
+    if scenario.get("shaper") == "tbf+delayline":
+        text += f"; {scenario['delay_line_cpu']}"
+    return text
+
+
 def wire_measured(run: dict) -> bool:
     setup = _setup(run)
     if setup is None:

@@ -5,6 +5,7 @@
     warm-phase, cell-start, cell-end, declined, handlers, fold, fold-unfinished: one step each (cell.py)
     timing-next                             a load profile's next round of points in a cell (load.py)
     k8s RUN-OPTIONS --out DIR               the manifests that run the planned run on a cluster (k8s.py)
+    network-check --run RUN                 the network scenario's self-test: accepted or refused (network.py)
 
 Each command imports only the modules it uses: the runner calls cell-start and cell-end once per cell."""
 import argparse
@@ -120,6 +121,15 @@ def fold_unfinished(args) -> int:
     return 0
 
 
+def network_check(args) -> int:
+    """0 when the network's self-test met what was asked, 2 (each figure said) when it missed."""
+    from . import network, progress
+    checked = network.check(Path(args.run))
+    for c in checked["checks"]:
+        progress.say(f"rpcmatrix: network {checked['name']}: {c['text']}")
+    return 0 if checked["accepted"] else 2
+
+
 def later(args) -> int:
     """Steps planned once a pass has run: retry (prepare.retry) and rival (prepare.rival)."""
     from . import prepare
@@ -178,6 +188,7 @@ def main(argv=None) -> int:
     command("fold-unfinished", fold_unfinished)
     command("retry", later, ints=("--after",))
     command("rival", later, ints=("--after",))
+    command("network-check", network_check)
     args = p.parse_args(argv)
     return args.func(args)
 

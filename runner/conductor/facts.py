@@ -24,6 +24,7 @@ SCHEMA = {
     "floor": {"pass": INT},
     "adjacent_floor": {"pass": INT},
     "floor_after": {"pass": INT},
+    "network_floor": {"pass": INT},
     "handler": {},
 }
 

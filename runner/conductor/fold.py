@@ -21,7 +21,7 @@ from analysis import records, stats
 from analysis.records import FLOOR_CELL, SCHEMA_VERSION
 
 from . import facts as facts_mod
-from . import load, load_fold, plan, progress, wire
+from . import load, load_fold, network, plan, progress, wire
 from .wire import RETRANSMIT_KEYS, SEGMENT_KEYS, WIRE_KEYS
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -159,7 +159,18 @@ def _base(run: Path, cell: dict, workload: str, pass_no: int, facts: dict) -> di
         "rss_kb": None,
         "threads": None,
         "wire_per_call": None,
+        "network": _network(run),
     }
+
+
+_NETWORKS: dict[Path, dict | None] = {}
+
+
+def _network(run: Path) -> dict | None:
+    """The run's network scenario, asked and measured (network.of_run), read once per run."""
+    if run not in _NETWORKS:
+        _NETWORKS[run] = network.of_run(run)
+    return _NETWORKS[run]
 
 
 def _json_or_none(path: Path) -> dict | None:

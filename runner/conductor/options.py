@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from . import cells as cells_mod
-from . import manifests, plan, remote, resume, steps, target
+from . import manifests, network, plan, remote, resume, steps, target
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,6 +68,10 @@ options:
   --server-checkout PATH
                         the suite's checkout on that host (default: this checkout's path)
   --build-remote        run runner/setup.sh and runner/rpcmatrix build in that checkout first
+  --network NAME|SPEC   the network between client and server (default: loopback, nothing applied): a scenario
+                        of runner/networks.json (lan, lan100, lan10, wan) or delay=15ms,rate=20mbit,loss=0.1%
+                        (each key also per direction: c2s.delay=, s2c.rate=...); a self-test refuses it before
+                        any cell when it misses what was asked; needs the network namespaces
   --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
                         client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh), and
                         server-name: the name verified on a TLS server's certificate (server.rpcmatrix.test)
@@ -81,7 +85,7 @@ options:
 # What the shell executes with (runner/lib/run.sh reads them); everything else stays in plan/run.json.
 SHELL_SETTINGS = ("out", "leftover_tag", "use_netns", "pin", "pin_reason", "lanes", "ready_timeout",
                   "command_timeout", "write_html", "known_failures", "idl", "count_calls", "floor", "floor_after",
-                  "remote_ssh", "remote_checkout", "remote_address")
+                  "remote_ssh", "remote_checkout", "remote_address", "network")
 
 
 class OptionError(Exception):
@@ -116,6 +120,7 @@ def parser() -> Parser:
     p.add_argument("--server-host", default="")
     p.add_argument("--server-key", default=str(ROOT / "secrets/ssh/id_ed25519"))
     p.add_argument("--server-checkout", default=str(ROOT))
+    p.add_argument("--network", default="loopback")
     p.add_argument("--retries", default="0")
     for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build", "--build-remote"):
         p.add_argument(flag, action="store_true")
@@ -195,6 +200,13 @@ def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
             raise OptionError("a certification is of one subject: --server-at or --implementation, not both")
         o.no_netns = True  # the clients dial the server from this host's network, not from a namespace of the run
     o.remote = server_host(o)
+    try:
+        o.network = network.resolve(o.network)
+    except network.NetworkError as e:
+        raise OptionError(f"--network: {e}") from e
+    if network.shaped(o.network) and o.no_netns:
+        raise OptionError(f"--network {o.network['name']} is applied between the run's network namespaces: not with "
+                          + ("--server-at" if o.server_at else "--server-host" if o.remote else "--no-netns"))
     return o, resumed
 
 
@@ -377,7 +389,8 @@ def begin(args: list[str], command: str) -> int:
                 "skip_build": int(o.skip_build), "write_html": int(not o.no_html), "known_failures": o.known_failures,
                 "idl": o.idl,
                 "lanes": 1, "command_timeout": o.command_timeout or 0, "count_calls": 0, "floor": "", "floor_after": "",
-                "remote_ssh": "", "remote_checkout": "", "remote_address": ""}
+                "remote_ssh": "", "remote_checkout": "", "remote_address": "",
+                "network": o.network["name"] if network.shaped(o.network) else ""}
     if command == "run":
         seed = o.seed if o.seed is not None else int(time.time())
         resolved = plan.resolve(o.profile, profile, o.passes, seed)
@@ -402,6 +415,7 @@ def begin(args: list[str], command: str) -> int:
                     "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation,
                     "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries, "remote": there}
         (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
+        network.write_plan(out, o.network)
         (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))
     write_builds(out, chosen, o.skip_build)
     for name in SHELL_SETTINGS:

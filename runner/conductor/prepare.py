@@ -9,7 +9,7 @@ from pathlib import Path
 from analysis import records
 
 from . import cells as cells_mod
-from . import environment, load, plan, progress, resume, steps
+from . import environment, load, network, plan, progress, resume, steps
 from . import options as options_mod
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +41,12 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
         setup["network"]["reason"] = (f"--server-host: the clients dial the servers on {there['user']}@"
                                       f"{there['host']} ({there['address']}) from this host's network, so bytes on "
                                       "the wire are not counted")
+    scenario = network.of_run(run)
+    if scenario:  # what the self-test measured, and how the scenario was applied (network.py)
+        setup["network"]["scenario"] = json.loads((run / network.PLAN).read_text()) | {
+            "shaper": environment.read_setup(run).get("network_shaper"),
+            "delay_line_cpu": "the delay line's, counted neither to the client's nor to the server's CPU (it runs in "
+                              "the runner's own cgroup, unpinned)"}
     env = environment.write_env(run, Path(options["manifests"]), profile, setup, outside)
     env["run"]["hosts"] = hosts(options)
     if there:  # the other host's machine, kernel, network settings and versions, as its checkout reported them

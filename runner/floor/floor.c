@@ -8,6 +8,13 @@
  *                                         {"samples_ns": [[...], ...]} on stdout
  *   floor spin --iterations N             a fixed amount of CPU work; prints {"ns": T}: a calibration
  *                                         probe that shows a slow phase of the host
+ *   floor sink --host H --port P --bytes N  takes one connection's bytes; prints {"bytes": B, "seconds": S,
+ *                                         "total": N', "mss": M, "mtu": U}: B bytes in S s from the moment a
+ *                                         quarter of N had come (past slow start) to the end
+ *   floor bulk --host H --port P --bytes N --seconds T
+ *                                         sends N bytes to a sink, or what T seconds allow
+ *   floor burst --host H --port P --seconds T
+ *                                         1-byte UDP datagrams for T seconds; prints {"sent": N}
  *
  * Same path as the protocols (the runner's namespace and veth, same CPUs), same frame sizes as the raw
  * TCP ping, TCP_NODELAY, one persistent connection, blocking sockets, a thread per connection.
@@ -16,6 +23,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -92,24 +100,31 @@ static void on_term(int sig) {
     _exit(0);
 }
 
-static int run_server(int argc, char **argv) {
+/* A listening socket on --host and --port, its ready line printed; -1 (said why) when it cannot be had. */
+static int listen_on(int argc, char **argv) {
     struct sockaddr_in addr = {.sin_family = AF_INET};
     addr.sin_port = htons((uint16_t)atoi(option(argc, argv, "--port", "0")));
     if (inet_pton(AF_INET, option(argc, argv, "--host", "127.0.0.1"), &addr.sin_addr) != 1) {
         fprintf(stderr, "floor: --host must be an IPv4 address\n");
-        return 2;
+        return -1;
     }
     int lfd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (bind(lfd, (struct sockaddr *)&addr, sizeof addr) < 0 || listen(lfd, 64) < 0) {
         perror("floor: bind");
-        return 1;
+        return -1;
     }
     socklen_t alen = sizeof addr;
     getsockname(lfd, (struct sockaddr *)&addr, &alen);
     signal(SIGTERM, on_term);
     printf("{\"ready\": true, \"port\": %d}\n", ntohs(addr.sin_port));
     fflush(stdout);
+    return lfd;
+}
+
+static int run_server(int argc, char **argv) {
+    int lfd = listen_on(argc, argv);
+    if (lfd < 0) return 1;
     for (;;) {
         int fd = accept(lfd, NULL, NULL);
         if (fd < 0) {
@@ -172,6 +187,73 @@ broken:
     return 1;
 }
 
+/* The network self-test's rate (runner/lib/network.sh): the receiver's count, not the sender's. */
+static int run_sink(int argc, char **argv) {
+    long long quarter = atoll(option(argc, argv, "--bytes", "0")) / 4, total = 0, from = -1;
+    int lfd = listen_on(argc, argv);
+    if (lfd < 0) return 1;
+    int fd = accept(lfd, NULL, NULL);
+    if (fd < 0) return 1;
+    static unsigned char buf[1 << 16];
+    int64_t t0 = 0, t1 = 0;
+    for (;;) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        total += r;
+        t1 = now_ns();
+        if (from < 0 && total >= quarter) from = total, t0 = t1;
+    }
+    int mss = 0, mtu = 0;
+    socklen_t len = sizeof mss;
+    getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len);
+    len = sizeof mtu;
+    getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &len);
+    printf("{\"bytes\": %lld, \"seconds\": %.6f, \"total\": %lld, \"mss\": %d, \"mtu\": %d}\n",
+           from < 0 ? 0 : total - from, (double)(t1 - t0) / 1e9, total, mss, mtu);
+    fflush(stdout); /* before the sender sees the close and the runner stops this process */
+    close(fd);
+    return 0;
+}
+
+static int run_bulk(int argc, char **argv) {
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+    addr.sin_port = htons((uint16_t)atoi(option(argc, argv, "--port", "0")));
+    inet_pton(AF_INET, option(argc, argv, "--host", "127.0.0.1"), &addr.sin_addr);
+    long long left = atoll(option(argc, argv, "--bytes", "0"));
+    int64_t end = now_ns() + (int64_t)(atof(option(argc, argv, "--seconds", "5")) * 1e9);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        perror("floor: connect");
+        return 1;
+    }
+    static unsigned char buf[1 << 16];
+    while (left > 0 && now_ns() < end) {
+        ssize_t w = write(fd, buf, left < (long long)sizeof buf ? (size_t)left : sizeof buf);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) return 1;
+        left -= w;
+    }
+    shutdown(fd, SHUT_WR);
+    while (read(fd, buf, sizeof buf) > 0) {} /* the sink closes once it has every byte */
+    return 0;
+}
+
+/* The network self-test's loss: datagrams whose fate the loss rule's counters tell (nobody listens). */
+static int run_burst(int argc, char **argv) {
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+    addr.sin_port = htons((uint16_t)atoi(option(argc, argv, "--port", "9")));
+    inet_pton(AF_INET, option(argc, argv, "--host", "127.0.0.1"), &addr.sin_addr);
+    int64_t end = now_ns() + (int64_t)(atof(option(argc, argv, "--seconds", "1")) * 1e9);
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    long long sent = 0;
+    while (now_ns() < end)
+        for (int i = 0; i < 64; i++)
+            if (sendto(fd, "x", 1, 0, (struct sockaddr *)&addr, sizeof addr) == 1) sent++;
+    printf("{\"sent\": %lld}\n", sent);
+    return 0;
+}
+
 static int run_spin(int argc, char **argv) {
     long n = atol(option(argc, argv, "--iterations", "20000000"));
     volatile uint64_t x = 88172645463325252ULL;
@@ -191,6 +273,9 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "server") == 0) return run_server(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "client") == 0) return run_client(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "spin") == 0) return run_spin(argc, argv);
-    fprintf(stderr, "usage: floor server|client|spin [options] (see the comment at the top of floor.c)\n");
+    if (argc >= 2 && strcmp(argv[1], "sink") == 0) return run_sink(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "bulk") == 0) return run_bulk(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "burst") == 0) return run_burst(argc, argv);
+    fprintf(stderr, "usage: floor server|client|spin|sink|bulk|burst [options] (see the comment at the top of floor.c)\n");
     return 2;
 }

@@ -5,9 +5,10 @@
 
 # The run's options as the conductor resolved them (`python -m conductor begin` prints them as name=value).
 SETTINGS="out leftover_tag use_netns pin pin_reason lanes ready_timeout command_timeout write_html known_failures idl
-  count_calls floor floor_after remote_ssh remote_checkout remote_address"
+  count_calls floor floor_after remote_ssh remote_checkout remote_address network"
 OUT="" LEFTOVER_TAG="" USE_NETNS=1 PIN=1 PIN_REASON="" LANES=1 READY_TIMEOUT=60 COMMAND_TIMEOUT=60 WRITE_HTML=1
 KNOWN_FAILURES="" IDL="" COUNT_CALLS=0 FLOOR="" FLOOR_AFTER="" REMOTE_SSH="" REMOTE_CHECKOUT="" REMOTE_ADDRESS=""
+NETWORK=""
 # The run's state: when this session of it began (or this lane's), the lane a subshell runs (none in the runner
 # itself), the lanes at work, the conductor at work, and the run's exit status so far.
 SINCE=0 LANE="" LANE_PIDS=() CONDUCTOR_PID="" MATRIX_STATUS=0
@@ -207,6 +208,10 @@ cleanup() {
   for pid in "${LANE_PIDS[@]+"${LANE_PIDS[@]}"}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${LANE_PIDS[@]+"${LANE_PIDS[@]}"}"; do wait "$pid" 2>/dev/null || true; done
   LANE_PIDS=()
+  if ! network_stop; then
+    warn "a delay line of the network $NETWORK stopped before the run's end: the figures after it crossed no delay"
+    MATRIX_STATUS=1
+  fi
   stop_processes
   netns_destroy
   cgroup_destroy
@@ -273,6 +278,7 @@ run_command() {
   : >"$OUT/plan/setup.tsv"
   setup_network "$tag"
   setup_cgroups "$tag"
+  shape_network
   conduct prepare --run "$OUT" || die "could not prepare the run (see above)"
   SINCE=$EPOCHSECONDS
   execute_steps "$OUT/plan/steps.tsv"

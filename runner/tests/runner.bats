@@ -31,12 +31,16 @@ teardown() {
 # process the runner failed to stop keeps its cgroup from being removed, so it shows too. Only this
 # test's runs count (their runner.tag), so other runs on the machine cannot make it fail.
 no_leftovers() {
-  local left="" tag_file tag
+  local left="" tag_file tag log
   for tag_file in "$BATS_TEST_TMPDIR"/*/runner.tag; do
     [ -f "$tag_file" ] || continue
     tag=$(cat "$tag_file")
     left+=$(ip netns list 2>/dev/null | grep "^rpcmatrix-$tag\b" || true)
     left+=$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag" 2>/dev/null || true)
+  done
+  # a delay line (--network) writes its counts when it stops, and only then
+  for log in "$BATS_TEST_TMPDIR"/*/network/delayline-*.log; do
+    if [ -f "$log" ] && ! grep -q '^delayline: queue' "$log"; then left+=" a delay line ($log)"; fi
   done
   if [ -n "$left" ]; then
     printf 'left behind: %s\n' "$left" >&2
@@ -734,4 +738,35 @@ interrupted_run() {
     "the hanging cell's measure" "${FAST[@]}" --protocol echo,hang --client alpha --server alpha --command-timeout 30
   [ "$(record_of 'hang/alpha→alpha' vectors .status)" = pass ]
   [ -s "$OUT/REPORT.md" ]
+}
+
+@test "--network: applied and tested before the cells, in env.json, every record and the report; a scenario that misses is refused before any cell" {
+  [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
+  [ -x "$ROOT/runner/floor/bin/delayline" ] || skip "runner/floor/bin/delayline not built (runner/setup.sh builds it)"
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta' --network 'delay=5ms,s2c.delay=2ms'
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"network custom: delay (both ways): "*"asked 7.000 ms ± 0.350 ms (ok)"* ]]
+  # every call crosses both delays; the delay line never releases early
+  record_holds 'echo/alpha→beta' ping '.network.name == "custom" and .network.asked.c2s.delay_us == 5000
+    and .network.asked.s2c.delay_us == 2000 and .network.measured.delay_us >= 6650 and .rtt_us.p50 >= 7000'
+  record_holds 'floor/c→c' ping '.network.spec == "delay=5ms,s2c.delay=2ms"'
+  jq -e '.run.setup.network.scenario | .accepted and (.shaper == "netem" or .shaper == "tbf+delayline")
+    and (.delay_line_cpu | test("neither"))' "$OUT/env.json" >/dev/null
+  grep -q '| Network | custom (delay=5ms,s2c.delay=2ms: given on the command line), by ' "$OUT/report/run.md"
+  # 2000 bytes at 8 kbit/s go through in tbf's first burst: the rate is not what was asked, and no cell runs
+  run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta' --network rate=8kbit --out "$OUT-refused"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"network custom: rate c2s: "*"asked 0.01 Mbit/s"*"(MISSED)"* ]]
+  [[ "$output" == *"the network custom missed what was asked (above): no cell ran"* ]]
+  [ ! -s "$OUT-refused/results.jsonl" ]
+}
+
+@test "--network: Ctrl-C mid-run stops the delay lines with the rest; nothing is left" {
+  [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
+  [ -x "$ROOT/runner/floor/bin/delayline" ] || skip "runner/floor/bin/delayline not built (runner/setup.sh builds it)"
+  interrupted_run "grep -q '\"cmd\": \"measure\"' '$OUT/cells/hang__alpha-to-alpha/pass1/client.log' 2>/dev/null" \
+    "the hanging cell's measure" "${FAST[@]}" --protocol hang --client alpha --server alpha --command-timeout 30 \
+    --network delay=1ms
+  grep -q '^delayline: queue 0, 1000 us: [1-9][0-9]* packets' "$OUT/network/delayline-c2s.log"
+  grep -q '^delayline: queue 0, 1000 us: [1-9][0-9]* packets' "$OUT/network/delayline-s2c.log"
 }
