@@ -90,13 +90,13 @@ test-runner: test-runner-unit
     bats --jobs 3 runner/tests
 
 # shellcheck takes every shell file git has or would add (*.sh, *.bats, runner/rpcmatrix, .ci/run); the libraries in
-# runner/lib/, but for secrets.sh (a script of its own), through runner/rpcmatrix, which sources them: alone, each would
-# show the others' variables as unused (--check-sourced).
+# runner/lib/ through runner/rpcmatrix, which sources them: alone, each would show the others' variables as unused
+# (--check-sourced).
 # The runner's unit tests: shellcheck, pytest on the conductor, the analysis, the IDLs and the manifests
 [group('test')]
 test-runner-unit:
     git ls-files --cached --others --exclude-standard -z '*.sh' '*.bats' ':!runner/lib/' | \
-      xargs -0 shellcheck -x runner/rpcmatrix runner/lib/secrets.sh .ci/run
+      xargs -0 shellcheck -x runner/rpcmatrix .ci/run
     shellcheck -x --check-sourced runner/rpcmatrix
     .venv/bin/python -m pytest -q runner/tests
 

@@ -112,7 +112,7 @@ main() {
   python_venv
   link_just
   build_floor
-  bash "$ROOT/runner/lib/secrets.sh" "$ROOT/secrets"
+  bash "$ROOT/runner/secrets.sh" "$ROOT/secrets"
   ssh_key
 }
 

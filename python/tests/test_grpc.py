@@ -157,7 +157,7 @@ def test_the_client_rejects_an_int8_or_int16_that_does_not_fit():
 @pytest.fixture(scope="module")
 def secrets(repository, tmp_path_factory):
     folder = tmp_path_factory.mktemp("secrets")
-    subprocess.run(["bash", str(repository / "runner" / "lib" / "secrets.sh"), str(folder)], check=True)
+    subprocess.run(["bash", str(repository / "runner" / "secrets.sh"), str(folder)], check=True)
     return folder
 
 

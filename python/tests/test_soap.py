@@ -25,7 +25,7 @@ WSDL = "{http://schemas.xmlsoap.org/wsdl/}"
 @pytest.fixture(scope="module")
 def secrets(repository, tmp_path_factory):
     folder = tmp_path_factory.mktemp("secrets")
-    subprocess.run(["bash", str(repository / "runner" / "lib" / "secrets.sh"), str(folder)], check=True)
+    subprocess.run(["bash", str(repository / "runner" / "secrets.sh"), str(folder)], check=True)
     return folder
 
 

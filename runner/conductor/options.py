@@ -73,7 +73,7 @@ options:
                         (each key also per direction: c2s.delay=, s2c.rate=...); a self-test refuses it before
                         any cell when it misses what was asked; needs the network namespaces
   --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
-                        client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh), and
+                        client.key, client.p12, p12-password, username-token.json (runner/secrets.sh), and
                         server-name: the name verified on a TLS server's certificate (server.rpcmatrix.test)
   --retries N           run a cell whose vectors failed again, up to N times: a check that passes on a retry
                         is flaky, not failed (default: 0)

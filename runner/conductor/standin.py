@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import target as target_mod
 
-# The name the suite's clients verify on a TLS server's certificate (runner/lib/secrets.sh), unless the secrets
+# The name the suite's clients verify on a TLS server's certificate (runner/secrets.sh), unless the secrets
 # folder has a `server-name` file: a server elsewhere presents a certificate for it, signed by the CA of --secrets.
 TLS_NAME = "server.rpcmatrix.test"
 

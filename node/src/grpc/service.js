@@ -1,6 +1,6 @@
 'use strict';
 // idl/bench.proto loaded with @grpc/proto-loader (as grpc-node's own examples and benchmarks load theirs),
-// and the TLS material of runner/lib/secrets.sh.
+// and the TLS material of runner/secrets.sh.
 const path = require('node:path');
 const fs = require('node:fs');
 const grpc = require('@grpc/grpc-js');

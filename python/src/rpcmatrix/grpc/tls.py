@@ -1,4 +1,4 @@
-"""The TLS material made at set-up by runner/lib/secrets.sh (or given for a server elsewhere): a CA, and a
+"""The TLS material made at set-up by runner/secrets.sh (or given for a server elsewhere): a CA, and a
 server certificate for SERVER_NAME and 127.0.0.1 with its PKCS#8 key.
 
 Clients verify the certificate against a name (grpc.ssl_target_name_override) rather than the address they

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The TLS material made at set-up (runner/lib/secrets.sh), or given for a server elsewhere: a CA, and a server
+ * The TLS material made at set-up (runner/secrets.sh), or given for a server elsewhere: a CA, and a server
  * certificate with its PKCS#8 key. A server needs its certificate and key, a client only the CA; the client checks
  * the certificate against a name (ClientOptions.tlsServerName) rather than the address it dials, because the
  * server may sit in a network namespace at an address the certificate cannot know.

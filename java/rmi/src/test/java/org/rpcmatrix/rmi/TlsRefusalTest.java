@@ -12,7 +12,7 @@ import org.rpcmatrix.core.contract.Operation;
 
 /** rmi-tls: calls without a client certificate, or with one of a foreign CA, are refused; correct calls go on. */
 class TlsRefusalTest {
-    /** Made by runner/lib/secrets.sh at set-up; never committed. */
+    /** Made by runner/secrets.sh at set-up; never committed. */
     private static final Path SECRETS = Path.of("..", "..", "secrets");
     private RmiServer server;
 

@@ -14,7 +14,7 @@ import org.apache.wss4j.common.crypto.Merlin;
 import org.rpcmatrix.core.contract.Json;
 
 /**
- * The run's key material ({secrets}, runner/lib/secrets.sh), read into memory: PKCS#12 key stores, the CA and
+ * The run's key material ({secrets}, runner/secrets.sh), read into memory: PKCS#12 key stores, the CA and
  * server certificates, the UsernameToken credential. WSS4J gets it as {@link Merlin} crypto objects built
  * from these stores, never as files.
  */

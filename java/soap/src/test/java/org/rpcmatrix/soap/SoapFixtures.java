@@ -28,14 +28,14 @@ final class SoapFixtures {
         return new ClientOptions(protocol(protocol), "127.0.0.1", port, IDL, secrets);
     }
 
-    /** A fresh set of keys and certificates made by the set-up's own script (runner/lib/secrets.sh). */
+    /** A fresh set of keys and certificates made by the set-up's own script (runner/secrets.sh). */
     static Path secrets(Path dir) throws Exception {
         Path target = dir.resolve("secrets");
-        Process process = new ProcessBuilder("bash", Path.of("..", "..", "runner", "lib", "secrets.sh").toString(),
+        Process process = new ProcessBuilder("bash", Path.of("..", "..", "runner", "secrets.sh").toString(),
                 target.toString()).inheritIO().start();
         if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
             process.destroyForcibly();
-            throw new IllegalStateException("runner/lib/secrets.sh failed");
+            throw new IllegalStateException("runner/secrets.sh failed");
         }
         return target;
     }

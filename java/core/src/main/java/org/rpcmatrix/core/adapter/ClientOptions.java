@@ -12,7 +12,7 @@ import org.rpcmatrix.core.contract.Protocol;
  * {@code idl}.
  */
 public record ClientOptions(Protocol protocol, String host, int port, Path idl, Path secrets) {
-    /** The name every server certificate of the set-up carries (runner/lib/secrets.sh). */
+    /** The name every server certificate of the set-up carries (runner/secrets.sh). */
     public static final String SET_UP_SERVER_NAME = "server.rpcmatrix.test";
 
     /**
