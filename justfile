@@ -3,10 +3,11 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
-# Run the benchmark matrix (profile from idl/workloads.json: default, full, juric, ...) into results/<run-id>/ and results/latest
+# Run the benchmark matrix (just bench [PROFILE] [OPTIONS]; profiles in idl/workloads.json: default, full, juric, ...) into results/<run-id>/ and results/latest
 [group('bench')]
-bench PROFILE="default" *ARGS: setup
-    runner/rpcmatrix run --profile {{PROFILE}} {{ARGS}}
+bench *ARGS: setup
+    set -- {{ARGS}}; profile=default; if (($#)) && [[ "$1" != -* ]]; then profile=$1 && shift; fi; \
+      runner/rpcmatrix run --profile "$profile" "$@"
 
 # Latency under load: each server of the default protocols driven by its own language's clients, closed and open loop,
 # the knee, overload and recovery (idl/workloads.json's load profile; report/load.md)
