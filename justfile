@@ -15,6 +15,30 @@ bench *ARGS: setup
 load *ARGS: setup
     runner/rpcmatrix run --profile load {{ARGS}}
 
+# On the studies' own stacks (Java client and server); lan100 was Juric's and Rozman's 100 Mbit/s switched LAN, lan10
+# Allman's 10 Mbit/s Ethernet; NETWORKS.md in each study's last run (python -m analysis studies RUN --beside RUN2 ...).
+# The studies on their networks: Juric's and Rozman's comparisons on lan100, Allman's on lan10 and wan, beside loopback
+[group('bench')]
+study-networks: setup
+    #!/usr/bin/env bash
+    set -euo pipefail
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    study() { # PROFILE PROTOCOLS STUDIES NETWORK...: a run per network, then the study's table across them
+      local profile="$1" protocols="$2" studies="$3" network
+      local -a runs=() beside=()
+      shift 3
+      for network in "$@"; do
+        runs+=("results/$stamp-$profile-$network")
+        runner/rpcmatrix run --profile "$profile" --protocol "$protocols" --client java --server java \
+          --network "$network" --out "${runs[-1]}"
+      done
+      for network in "${runs[@]:1}"; do beside+=(--beside "$network"); done
+      PYTHONPATH=runner .venv/bin/python -m analysis studies "${runs[0]}" "${beside[@]}" --study "$studies" >/dev/null
+      echo "study-networks: ${runs[-1]}/NETWORKS.md"
+    }
+    study juric rawtcp,rmi,rmi-tls,soap11,wss-sign,wss-sign-encrypt juric,rozman loopback lan100
+    study allman rawtcp,xmlrpc,xmlrpc-gzip allman loopback lan10 wan
+
 # Go on with an interrupted run from its first unfinished cell, with the options it began with (same commit only)
 [group('bench')]
 resume RUN *ARGS: setup

@@ -186,11 +186,17 @@ def studies_table(args) -> int:
     """The published figures of the studies beside the run's (analysis/studies.py), printed; --write also
     writes STUDY.md. --end-of-run, for the runner: both, for a run of a study's profile, and nothing for
     any other run."""
-    from . import studies
+    from . import studies, study_networks
     run = Path(args.run)
     try:
+        if args.beside:  # the same study on other networks: NETWORKS.md into the last run given
+            runs = [run, *map(Path, args.beside)]
+            text = study_networks.text_for(runs, Path(args.idl), args.study.split(",") if args.study else None)
+            (runs[-1] / study_networks.NETWORKS_REPORT).write_text(text, encoding="utf-8")
+            sys.stdout.write(text)
+            return 0
         text = studies.text_for(run, Path(args.idl), args.study, only_study_profile=args.end_of_run)
-    except studies.StudyError as e:
+    except (studies.StudyError, study_networks.NetworksError) as e:
         print(f"rpcmatrix: error: {e}", file=sys.stderr)
         return 2
     if text and (args.write or args.end_of_run):
@@ -252,11 +258,15 @@ def main(argv=None) -> int:
     s.set_defaults(func=publish_run)
     s = sub.add_parser("studies", help="the studies' published figures beside a run's (STUDY.md)")
     s.add_argument("run")
-    s.add_argument("--study", help="one study (idl/studies.json); default: the run's profile's, else all")
+    s.add_argument("--study", help="one study (idl/studies.json; with --beside, a list); default: the run's "
+                                   "profile's, else all")
     s.add_argument("--idl", default=str(Path(__file__).resolve().parents[2] / "idl"))
     s.add_argument("--write", action="store_true", help="also write STUDY.md into the run folder")
     s.add_argument("--end-of-run", action="store_true",
                    help="for a run of a study's profile write STUDY.md and print it; nothing for other runs")
+    s.add_argument("--beside", action="append", default=[],
+                   help="a run of the same study's profile on another network (repeatable): NETWORKS.md, each "
+                        "figure on each network and how it moved from RUN's, into the last run given")
     s.set_defaults(func=studies_table)
     s = sub.add_parser("tables", help="publication tables (Markdown, CSV, LaTeX) of a run, each with its caption")
     s.add_argument("run")

@@ -268,8 +268,8 @@ def test_several_passes_give_a_median_with_its_interval():
 
 # -- a run folder: the CLI and the report ------------------------------------------------------------------
 
-def _run_folder(tmp_path: Path, profile: str) -> Path:
-    run = tmp_path / profile
+def _run_folder(tmp_path: Path, profile: str, network: str = "", rmi_us: float = 52.5) -> Path:
+    run = tmp_path / (profile + network)
     (run / "plan").mkdir(parents=True)
     basic = ["echoBool", "echoInt8", "echoInt16", "echoInt32", "echoInt64", "echoFloat32", "echoFloat64"]
     for p in ("rawtcp", "rmi"):
@@ -278,11 +278,13 @@ def _run_folder(tmp_path: Path, profile: str) -> Path:
                    "cpus": 2, "cpu_governor": "-", "memory": "1 kB", "os": "os", "kernel": "k", "wire": "veth",
                    "cpu_source": "c", "memory_source": "m", "rtt_source": "r", "baseline": "rawtcp",
                    "headline_workloads": []}, "versions": {}}
+    if network:
+        env["run"]["setup"] = {"network": {"scenario": {"name": network}}}
     (run / "env.json").write_text(json.dumps(env))
     cells = [_cell(p) for p in ("rawtcp", "rmi")]
     (run / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells))
     recs = [_rec(c["name"], "vectors") for c in cells]
-    recs += [_timed(f"{p}/java→java", w, us) for w in basic for p, us in (("rawtcp", 40.0), ("rmi", 52.5))]
+    recs += [_timed(f"{p}/java→java", w, us) for w in basic for p, us in (("rawtcp", 40.0), ("rmi", rmi_us))]
     (run / "results.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs))
     return run
 
@@ -323,3 +325,22 @@ def test_the_report_of_a_study_s_run_carries_the_study(tmp_path):
         text = report.render(run, ctx.figures.records, ctx.figures.cells, {"expected": [], "unexpected": [],
                                                                             "stale": []})
         assert text.count("## The published study side by side") == expected, profile
+
+
+def test_a_study_on_its_networks_each_figure_per_network_and_how_it_moved(tmp_path, capsys):
+    loopback = _run_folder(tmp_path, "juric")
+    lan = _run_folder(tmp_path, "juric", "lan100", rmi_us=420.0)
+    assert main(["studies", str(loopback), "--beside", str(lan)]) == 0
+    text = capsys.readouterr().out
+    assert text == (lan / "NETWORKS.md").read_text(encoding="utf-8")
+    header = next(line for line in text.splitlines() if line.startswith("| figure"))
+    assert "loopback: measured" in header and "lan100: measured" in header and "lan100 ÷ loopback" in header
+    row = next(line for line in text.splitlines() if line.startswith("| RMI RTT, basic types, local"))
+    assert "52.5 µs (×0.25)" in row and "420 µs (×2)" in row and row.endswith("| ×8 |")  # 420 / 52.5
+    # a run of Juric's profile serves Rozman's study too
+    assert main(["studies", str(loopback), "--beside", str(lan), "--study", "juric,rozman"]) == 0
+    assert capsys.readouterr().out.count("\n## ") == 2
+    # runs of different profiles, or of no study's, are refused
+    other = _run_folder(tmp_path, "full")
+    assert main(["studies", str(loopback), "--beside", str(other)]) == 2
+    assert main(["studies", str(other), "--beside", str(_run_folder(tmp_path, "full", "wan"))]) == 2
