@@ -8,6 +8,9 @@ import json
 import shutil
 from pathlib import Path
 
+from conductor import fold
+from conductor.cells import can_run
+
 from . import records
 
 ELSEWHERE = "elsewhere"  # the conductor's name for a server elsewhere (conductor/cells.py)
@@ -27,6 +30,20 @@ def _renamed(rec: dict, servers: dict[str, str], cells: dict[str, dict]) -> dict
     if cell is None:
         raise MergeError(f"a record of {rec['cell']} has no planned cell {name} (plan.json is of another run?)")
     return rec | {"cell": name, "server": cell["server"], "server_language": cell["server_language"]}
+
+
+def declined_records(into: Path, cells: list[dict]) -> list[dict]:
+    """The planned cells that could not run (unsupported, an error of the plan) as a local run records them (the
+    conductor's declined step): their status and reason for the vectors and each workload their protocol plans."""
+    out = []
+    for cell in cells:
+        status, reason = ("error", cell["error"]) if cell.get("error") else ("unsupported", cell.get("unsupported"))
+        plan_file = into / "plan" / f"{cell['protocol']}.tsv"
+        workloads = [line.split()[0] for line in plan_file.read_text().splitlines() if line.strip()] \
+            if plan_file.exists() else []
+        for workload in ["vectors", *workloads]:
+            out.append(fold.base_record(into, cell, workload, 1, {}) | {"status": status, "reason": reason or ""})
+    return out
 
 
 def merge(plan_path: Path, collected: Path, into: Path) -> int:
@@ -62,7 +79,9 @@ def merge(plan_path: Path, collected: Path, into: Path) -> int:
     if (first / "plan" / "profile.json").exists():
         shutil.copy(first / "plan" / "profile.json", into / "plan" / "profile.json")
     ran = {rec["cell"] for rec in merged}
+    declined = [c for c in plan["cells"] if c["name"] not in ran and not can_run(c)]
+    merged += declined_records(into, declined)
     (into / "cells.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in plan["cells"]
-                                              if c["name"] in ran))
+                                              if c["name"] in ran or c in declined))
     (into / records.RESULTS).write_text("".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in merged))
     return len(merged)

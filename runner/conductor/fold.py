@@ -131,7 +131,7 @@ def _hosts(run: Path) -> dict:
     return hosts or {"client": None, "server": None}
 
 
-def _base(run: Path, cell: dict, workload: str, pass_no: int, facts: dict) -> dict:
+def base_record(run: Path, cell: dict, workload: str, pass_no: int, facts: dict) -> dict:
     """A record's fields that every kind has; the environment is not among them (records.Environment)."""
     hosts = _hosts(run)
     return {
@@ -216,7 +216,7 @@ def vectors_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     if results:
         reason = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
         reason += "".join(f"; {r['id']}: {r.get('reason', '')}" for r in bad[:3])
-    rec = _base(run, cell, "vectors", facts["pass"], facts)
+    rec = base_record(run, cell, "vectors", facts["pass"], facts)
     connect = _json_or_none(cell_dir / "connect.json")
     rec.update(status=status, reason=reason, calls=len(results), vectors=results,
                instantiation_us=_us(connect, "instantiation_ns"), facts=_stack_facts(cell_dir, connect),
@@ -266,7 +266,7 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
         return [load_point_record(run, cell, cell_dir, facts)]
     measured_ = measured(cell_dir, facts)
     samples = _read_samples(cell_dir / f"{name}.samples.json")
-    rec = _base(run, cell, name, facts["pass"], facts)
+    rec = base_record(run, cell, name, facts["pass"], facts)
     connect = _json_or_none(cell_dir / "connect.json")
     rec.update(warmup=facts["warmup"], repetitions=facts["repetitions"], size=facts["size"],
                min_ms=facts.get("min_ms", 0), instantiation_us=_us(connect, "instantiation_ns"),
@@ -315,7 +315,7 @@ def load_point_record(run: Path, cell: dict, cell_dir: Path, facts: dict) -> dic
         cell_dir / f"{name}.answers.jsonl").exists() else []
     answer = json.loads(answers[-1]) if answers else None
     reps = measured_["repetitions"]
-    rec = _base(run, cell, name, facts["pass"], facts)
+    rec = base_record(run, cell, name, facts["pass"], facts)
     rec.update(repetitions=1, size="load")
     load_fold.point_record(rec, name, answer if answer and answer.get("ok") else None, reps[-1] if reps else None,
                            CLIENT_CPUS, load.settings(plan.read_profile(run))["warmup_ms"])
@@ -406,7 +406,7 @@ def status_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     instantiation_us = _us(_json_or_none(cell_dir / "connect.json"), "instantiation_ns")
     out = []
     for part in parts:
-        rec = _base(run, cell, part, facts["pass"], facts)
+        rec = base_record(run, cell, part, facts["pass"], facts)
         rec.update(status=facts["status"], reason=facts["reason"], instantiation_us=instantiation_us)
         if facts.get("blocked_by"):
             rec["blocked_by"] = facts["blocked_by"]
@@ -513,7 +513,7 @@ def _pseudo_cell(name: str, protocol: str, server: str, client: str) -> dict:
 
 
 def floor_records(run: Path, folder: Path, facts: dict) -> list[dict]:
-    rec = _base(run, _pseudo_cell(FLOOR_CELL, "floor", "c", "c"), "ping", facts["pass"], facts)
+    rec = base_record(run, _pseudo_cell(FLOOR_CELL, "floor", "c", "c"), "ping", facts["pass"], facts)
     if facts.get("error"):
         rec.update(status="error", reason=facts["error"])
         return [rec]
@@ -526,7 +526,7 @@ def floor_records(run: Path, folder: Path, facts: dict) -> list[dict]:
 def handler_records(run: Path, folder: Path, facts: dict) -> list[dict]:
     language = facts["language"]
     cell = _pseudo_cell(f"handler/{language}", "handler", language, language)
-    rec = _base(run, cell, facts["workload"], 1, facts)
+    rec = base_record(run, cell, facts["workload"], 1, facts)
     rec["size"] = facts.get("size")
     if facts.get("error"):
         rec.update(status="error", reason=f"handler: {facts['error']}")

@@ -47,6 +47,7 @@ k8s options:
                         ReadWriteMany: the servers leave CORBA references there for the clients)
   --storage-class NAME  the written claim's storage class (default: the cluster's)
   --cpu C, --memory M   each pod's requests and limits, equal (default: 1 and 2Gi): a side's CPU shapes its figures
+  --deadline-hours H    every Job is stopped after H hours, waits included (default: 12): nothing runs on unbounded
   --port N              (a run option) the servers' port (default: 7000)
 
 run options the pods take: --profile --protocol --server --client --cell --implementation --passes --seed
@@ -77,6 +78,7 @@ class Settings:
     cpu: str
     memory: str
     port: int
+    deadline_s: int
 
 
 def node_selector(text: str, flag: str) -> dict:
@@ -126,7 +128,7 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace, list[str]]:
     p = options.Parser(prog="runner/rpcmatrix k8s", add_help=False, allow_abbrev=False)
     for flag, default in (("--out", ""), ("--image-prefix", "rpcmatrix"), ("--image-tag", ""), ("--server-node", ""),
                           ("--client-node", ""), ("--namespace", "rpcmatrix"), ("--results-claim", ""),
-                          ("--storage-class", ""), ("--cpu", "1"), ("--memory", "2Gi")):
+                          ("--storage-class", ""), ("--cpu", "1"), ("--memory", "2Gi"), ("--deadline-hours", "12")):
         p.add_argument(flag, default=default)
     k, rest = p.parse_known_args(argv)
     if not k.out:
@@ -136,6 +138,8 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace, list[str]]:
         raise options.OptionError(f"k8s takes options only, not '{o.positional[0]}'")
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)?m?", k.cpu) or not re.fullmatch(r"[0-9]+(Ki|Mi|Gi|Ti)?", k.memory):
         raise options.OptionError("--cpu takes a CPU quantity (1, 1.5, 500m), --memory a memory quantity (2Gi)")
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", k.deadline_hours) or float(k.deadline_hours) <= 0:
+        raise options.OptionError(f"--deadline-hours takes a positive number of hours, not '{k.deadline_hours}'")
     if not re.fullmatch(r"[a-z0-9][a-z0-9._/-]*(:[0-9]+)?[a-z0-9._/-]*", k.image_prefix):
         raise options.OptionError(f"--image-prefix takes an image name such as registry.example/rpcmatrix, "
                                   f"not '{k.image_prefix}'")
@@ -145,7 +149,8 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace, list[str]]:
         client_node=node_selector(k.client_node, "--client-node"),
         namespace=_dns_name(k.namespace, "--namespace"),
         claim=_dns_name(k.results_claim or DEFAULT_CLAIM, "--results-claim"), write_claim=not k.results_claim,
-        storage_class=k.storage_class, cpu=k.cpu, memory=k.memory, port=o.fixed_port or DEFAULT_PORT)
+        storage_class=k.storage_class, cpu=k.cpu, memory=k.memory, port=o.fixed_port or DEFAULT_PORT,
+        deadline_s=int(float(k.deadline_hours) * 3600))
     given = {a.split("=", 1)[0] for a in rest}
     passed = ["--profile", o.profile]
     for flag in PASSED_ON[1:]:
@@ -257,8 +262,9 @@ def job(s: Settings, job_name: str, meta: dict, notes: dict, node: dict, pod: di
     # a failed pod is not tried again: its run folder is there already, and a second try would refuse it
     return {"apiVersion": "batch/v1", "kind": "Job",
             "metadata": {"name": job_name, "namespace": s.namespace, "labels": meta, "annotations": notes},
-            "spec": {"backoffLimit": 0, "template": {"metadata": {"labels": meta, "annotations": notes},
-                                                     "spec": spec}}}
+            # bounded: a server Job would serve for ever, a client's wait for a Service or the Job before it too
+            "spec": {"backoffLimit": 0, "activeDeadlineSeconds": s.deadline_s,
+                     "template": {"metadata": {"labels": meta, "annotations": notes}, "spec": spec}}}
 
 
 def server_job(s: Settings, cell: dict, commit: str, profile: str, given: list[str]) -> dict:

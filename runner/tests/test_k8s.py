@@ -82,6 +82,13 @@ def test_each_round_of_a_client_pod_selects_exactly_its_cells_with_the_run_s_own
                 f"{k8s.name(p, s)}:{k8s.DEFAULT_PORT}" for p, s in plan["runs"][folder].items()}
 
 
+def test_every_job_is_bounded_in_time(tmp_path):
+    jobs = of(write(tmp_path, "--protocol", "rawtcp", "--deadline-hours", "2")[0], "Job")
+    assert jobs and all(j["spec"]["activeDeadlineSeconds"] == 7200 for j in jobs)
+    with pytest.raises(options.OptionError, match="--deadline-hours"):
+        write(tmp_path, "--protocol", "rawtcp", "--deadline-hours", "0")
+
+
 def test_servers_and_clients_are_pinned_to_the_stated_nodes(tmp_path):
     docs, _ = write(tmp_path, "--protocol", "rawtcp", "--server-node", "node-a", "--client-node", "pool=clients")
     for job in of(docs, "Job", "server"):
@@ -173,6 +180,8 @@ def collected_runs(tmp_path: Path) -> tuple[Path, Path, list[dict]]:
             folder = collected / "runs" / client / f"round-{r}"
             (folder / "plan").mkdir(parents=True)
             shutil.copy(run / "env.json", folder / "env.json")
+            for workloads in (run / "plan").glob("*.tsv"):  # each round's plan of its protocols' workloads
+                shutil.copy(workloads, folder / "plan" / workloads.name)
             (folder / "plan" / "run.json").write_text(json.dumps({"idl": str(ROOT / "idl"), "server_at": {
                 p: f"{k8s.name(p, c['server'])}:7000" for p, c in round_.items()}}))
             names = {c["name"] for c in round_.values()}
@@ -189,9 +198,17 @@ def collected_runs(tmp_path: Path) -> tuple[Path, Path, list[dict]]:
 
 def test_the_collected_runs_merge_into_one_run_the_report_folds_under_the_servers_own_names(tmp_path):
     plan, collected, recs = collected_runs(tmp_path)
+    # a cell that cannot run is planned too: the merged run records it with its reason, as a local run does
+    planned = json.loads(plan.read_text())
+    gap = planned["cells"][0] | {"name": "rawtcp/nobody→python", "client": "nobody", "client_language": "nobody",
+                                 "unsupported": "nobody speaks it"}
+    plan.write_text(json.dumps(planned | {"cells": [*planned["cells"], gap]}, ensure_ascii=False))
     into = tmp_path / "merged"
-    assert merge.merge(plan, collected, into) == len(recs)
+    assert merge.merge(plan, collected, into) == len(recs) + 2  # its vectors and its one workload
     merged = [json.loads(x) for x in (into / "results.jsonl").read_text().splitlines()]
+    assert {(r["workload"], r["status"], r["reason"]) for r in merged if r["cell"] == gap["name"]} == {
+        ("vectors", "unsupported", "nobody speaks it"), ("ping", "unsupported", "nobody speaks it")}
+    merged = [r for r in merged if r["cell"] != gap["name"]]
     key = ("cell", "workload", "pass", "server")
     assert sorted(tuple(r[k] for k in key) for r in merged) == sorted(tuple(r[k] for k in key) for r in recs)
     assert json.loads((into / "env.json").read_text())["k8s"]["cpu"] == "1"
@@ -202,6 +219,6 @@ def test_the_collected_runs_merge_into_one_run_the_report_folds_under_the_server
                                                                                    "RPCMATRIX_HISTORY": "off"})
     assert done.returncode == 0, done.stderr
     report = (into / "report" / "rawtcp.md").read_text()
-    assert "| java→python |" in report and "elsewhere" not in report
+    assert "| java→python |" in report and "elsewhere" not in report and "nobody speaks it" in report
     with pytest.raises(merge.MergeError, match="not empty"):
         merge.merge(plan, collected, into)
