@@ -10,6 +10,7 @@ from . import records
 from .records import FLOOR_CELL
 
 RTT = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stdev", "cv", "trimmed_mean", "rep_cv")
+LATENCY = ("p50", "p90", "p99", "p99_9", "max", "mean")
 # One column per scalar field of a record as records.load gives it (schema 3, its environment joined under
 # `env`; nested fields dotted); see results/README.md.
 CSV_FIELDS = [
@@ -32,6 +33,13 @@ CSV_FIELDS = [
     "server_exit_status", "server_exit_note", "steal_ms", "calibration_ns", "floor_us.p50",
     "env.server.implementation", "env.server.library", "env.server.thread_model",
     "env.client.implementation", "env.client.library", "env.client.thread_model",
+    "client_host", "server_host", "network.name",
+    # a load point's (kind "load"): its counts, latency from the intended send, service time, each side's CPU share
+    "kind", "point.mode", "point.number", "load.connections", "load.in_flight", "load.offered_per_s",
+    "load.achieved_per_s", "load.errors", "load.timeouts", "load.hung", "load.late", "load.dropped",
+    *(f"latency_us.{k}" for k in LATENCY), *(f"service_us.{k}" for k in LATENCY), "dispatch_us.p99",
+    "cpu_share.client", "cpu_share.server", "cpu_share.client_waiting", "generator.name", "generator.version",
+    "guards",
 ]
 
 

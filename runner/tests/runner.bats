@@ -628,6 +628,9 @@ interrupted_run() {
     "$OUT/cells.jsonl" >/dev/null
   [ "$(jq -s '[.[] | select(.kind == "load") | .cell] | unique | length' "$OUT/results.jsonl")" -eq 4 ]
   grep -qF "fastest client" "$OUT/report/load.md"
+  # the points in the CSV too, with their latency from the intended send and their guards
+  python3 -c 'import csv, sys; rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "load"]
+assert rows and all(r["latency_us.p99"] and r["point.mode"] for r in rows), rows[:1]' "$OUT/results.csv"
   # closed loop at 1 and 2 in flight, open loop at half and all of the closed loop's best, perhaps one rate for the
   # knee, then overload at twice the knee and one call at a time again
   [ "$(jq -s '[.[] | select(.cell == "echo/alpha→alpha" and .kind == "load")] | length' "$OUT/results.jsonl")" -ge 6 ]
