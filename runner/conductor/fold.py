@@ -21,7 +21,7 @@ from analysis import records, stats
 from analysis.records import FLOOR_CELL, SCHEMA_VERSION
 
 from . import facts as facts_mod
-from . import load, load_fold, plan, progress, wire
+from . import load, load_fold, plan, progress, variant, wire
 from .wire import RETRANSMIT_KEYS, SEGMENT_KEYS, WIRE_KEYS
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -159,6 +159,7 @@ def _base(run: Path, cell: dict, workload: str, pass_no: int, facts: dict) -> di
         "rss_kb": None,
         "threads": None,
         "wire_per_call": None,
+        "variant": cell.get("variant") or {},  # --connection, --proxy (conductor/variant.py)
     }
 
 
@@ -287,6 +288,7 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     jit = _jit_cpu(reps, measured_.get("jit_ticks"))
     if jit:
         rec["jit_cpu"] = jit
+    variant.check(rec, cell, cell_dir, run)
     if cell.get("server_host"):  # a server elsewhere: the process the runner held for it was a stand-in
         _forget_server(rec)
     return [rec]

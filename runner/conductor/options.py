@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from . import cells as cells_mod
-from . import manifests, plan, remote, resume, steps, target
+from . import manifests, plan, proxy, remote, resume, steps, target, variant
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,6 +71,13 @@ options:
   --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
                         client.key, client.p12, p12-password, username-token.json (runner/lib/secrets.sh), and
                         server-name: the name verified on a TLS server's certificate (server.rpcmatrix.test)
+  --connection kept|per-call
+                        kept (the default): each client keeps its connection across calls; per-call: each timed
+                        call on a new connection (connect, call, close), where the client's stack allows it (its
+                        manifest says how, or why not: unsupported), proven by the server's accepted connections
+  --proxy http          a real HTTP proxy (Debian's tinyproxy, started and stopped by the runner in the clients'
+                        namespace) in the path of every client of a protocol carried over HTTP/1.1, each client
+                        set to use it in its own stack's way; the other cells are unsupported, with the reason
   --retries N           run a cell whose vectors failed again, up to N times: a check that passes on a retry
                         is flaky, not failed (default: 0)
   --idl DIR             the contract folder (default: idl/)
@@ -117,6 +124,8 @@ def parser() -> Parser:
     p.add_argument("--server-key", default=str(ROOT / "secrets/ssh/id_ed25519"))
     p.add_argument("--server-checkout", default=str(ROOT))
     p.add_argument("--retries", default="0")
+    p.add_argument("--connection", default="kept")
+    p.add_argument("--proxy", default="")
     for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build", "--build-remote"):
         p.add_argument(flag, action="store_true")
     return p
@@ -195,7 +204,25 @@ def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
             raise OptionError("a certification is of one subject: --server-at or --implementation, not both")
         o.no_netns = True  # the clients dial the server from this host's network, not from a namespace of the run
     o.remote = server_host(o)
+    o.variant = variant_of(o)
     return o, resumed
+
+
+def variant_of(o) -> dict:
+    """--connection and --proxy, checked: the cells' variant (variant.py)."""
+    if o.connection not in variant.CONNECTIONS:
+        raise OptionError(f"--connection takes kept or per-call, not '{o.connection}'")
+    if o.proxy not in variant.PROXIES:
+        raise OptionError(f"--proxy takes http, not '{o.proxy}'")
+    found = None
+    if o.proxy:
+        if o.no_netns:  # also what --server-at and --server-host imply
+            raise OptionError("--proxy http runs the proxy in the clients' network namespace: not with --no-netns, "
+                              "--server-at or --server-host")
+        found = proxy.version()
+        if found is None:
+            raise OptionError(f"--proxy http needs {proxy.PROGRAM} (runner/setup.sh installs it)")
+    return variant.of(o.connection, o.proxy, found or "")
 
 
 def server_host(o) -> dict | None:
@@ -264,7 +291,7 @@ def say(message: str) -> None:
 def selection(o) -> cells_mod.Selection:
     try:
         chosen = cells_mod.choose(o.manifests, o.idl, o.profile, o.protocol, o.server, o.client, o.cell, o.manifest,
-                                  o.implementation, o.server_at)
+                                  o.implementation, o.server_at, o.variant)
     except (manifests.ManifestError, plan.PlanError) as e:
         raise OptionError(str(e)) from e
     for message in chosen.messages:
@@ -400,7 +427,8 @@ def begin(args: list[str], command: str) -> int:
                     "server_spin": o.server_spin, "resumed": resumed is not None, "profile": resolved,
                     "baseline": spec.get("baseline") or "", "left_out": chosen.left_out,
                     "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation,
-                    "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries, "remote": there}
+                    "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries, "remote": there,
+                    "variant": o.variant}
         (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
         (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))
     write_builds(out, chosen, o.skip_build)

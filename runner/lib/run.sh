@@ -192,6 +192,16 @@ run_lane() {
   done
 }
 
+# start_proxy: the HTTP proxy of --proxy http (conductor/proxy.py wrote its argv and configuration) in the clients'
+# namespace, a process group of the run: the clean-up stops it with the others, at the end and on Ctrl-C.
+start_proxy() {
+  local -a argv launch
+  mapfile -d '' -t argv <"$OUT/plan/proxy.argv"
+  mapfile -t launch < <(netns_prefix client)
+  start_group /dev/null "$OUT/proxy/proxy.out" "$OUT/proxy/proxy.log" "${launch[@]}" "${argv[@]}"
+  conduct proxy-ready --run "$OUT" --pid "$!" || die "the HTTP proxy did not start (see above)"
+}
+
 stop_conductor() {
   if [[ -n "$CONDUCTOR_PID" ]]; then
     kill -TERM "$CONDUCTOR_PID" 2>/dev/null || true
@@ -274,6 +284,7 @@ run_command() {
   setup_network "$tag"
   setup_cgroups "$tag"
   conduct prepare --run "$OUT" || die "could not prepare the run (see above)"
+  if [[ -s "$OUT/plan/proxy.argv" ]]; then start_proxy; fi
   SINCE=$EPOCHSECONDS
   execute_steps "$OUT/plan/steps.tsv"
   cleanup
