@@ -51,16 +51,17 @@ def apply(cells: list[dict], variant: dict, registry: dict) -> None:
 
 def env(cell: dict, proxy_address: str) -> list[str]:
     """`NAME=VALUE` words the client is started with (after `env`), as its manifest entry says for the variant;
-    {proxy_host} and {proxy_port} are the proxy's, {proxy} both."""
+    {proxy_host} and {proxy_port} are the proxy's, {proxy} both. A name both parts set (JAVA_TOOL_OPTIONS) gets both
+    values, a space between."""
     host, _, port = proxy_address.partition(":")
     values = {"{proxy}": proxy_address, "{proxy_host}": host, "{proxy_port}": port}
-    out = []
+    out: dict[str, list[str]] = {}
     for need in wanted(cell.get("variant") or {}):
         for name, value in ((cell.get("client_variants") or {}).get(need, {}).get("env") or {}).items():
             for key, text in values.items():
                 value = value.replace(key, text)
-            out.append(f"{name}={value}")
-    return out
+            out.setdefault(name, []).append(value)
+    return [f"{name}={' '.join(parts)}" for name, parts in out.items()]
 
 
 def connect_fields(cell: dict) -> dict:

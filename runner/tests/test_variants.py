@@ -60,11 +60,11 @@ def test_a_client_whose_manifest_says_nothing_is_unsupported_never_silent():
 
 def test_the_client_is_started_with_its_manifests_env_and_told_in_connect():
     cell = {"variant": BOTH, "client_variants": {
-        "per-call": {"how": "new socket"},
+        "per-call": {"how": "keep-alive off", "env": {"JAVA_TOOL_OPTIONS": "-Dhttp.keepAlive=false"}},
         "http-proxy": {"how": "JVM properties", "env": {"JAVA_TOOL_OPTIONS": "-Dhttp.proxyHost={proxy_host} "
                                                                              "-Dhttp.proxyPort={proxy_port}"}}}}
-    assert variant.env(cell, "198.18.0.1:3128") == ["JAVA_TOOL_OPTIONS=-Dhttp.proxyHost=198.18.0.1 "
-                                                    "-Dhttp.proxyPort=3128"]
+    assert variant.env(cell, "198.18.0.1:3128") == ["JAVA_TOOL_OPTIONS=-Dhttp.keepAlive=false "
+                                                    "-Dhttp.proxyHost=198.18.0.1 -Dhttp.proxyPort=3128"]
     assert variant.connect_fields(cell) == {"connection": "per-call"}
     assert "did not acknowledge" in variant.unacknowledged(cell, {"instantiation_ns": 5})
     assert variant.unacknowledged(cell, {"connection": "per-call"}) is None
