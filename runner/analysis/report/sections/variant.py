@@ -16,6 +16,6 @@ def note(run: dict) -> list:
     if not said:
         return []
     flags = " ".join(f"--{k} {'http' if k == 'proxy' else v}" for k, v in run["variant"].items())
-    return [Paragraph(Text(Strong("Variant of the cells: "), f"every timed call of this run is made with {said} (",
+    return [Paragraph(Text(Strong("Variant of the cells:"), f" every timed call of this run is made with {said} (",
                            Code(flags), "); the cells that cannot take it are unsupported, with the reason. Its "
                            "figures are not those of the default cell."))]
