@@ -385,6 +385,9 @@ def begin(args: list[str], command: str) -> int:
             spec, profile = plan.load_profile(o.idl, o.profile)
         except plan.PlanError as e:
             raise OptionError(str(e)) from e
+        if o.variant and profile.get("load"):  # the load command opens connections of its own (PROTOCOL.md#load)
+            raise OptionError(f"--connection per-call and --proxy vary the calls timed one at a time; profile "
+                              f"{o.profile} drives load, whose connections are the load command's own")
     if command == "cells":
         list_cells(chosen)
         return 0

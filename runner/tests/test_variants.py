@@ -25,6 +25,11 @@ def test_bad_variant_options_are_refused(args, message):
         options.parse(args)
 
 
+def test_a_load_profile_takes_no_variant():
+    with pytest.raises(options.OptionError, match="drives load"):
+        options.begin(["--profile", "load", "--connection", "per-call", "--protocol", "jsonrpc"], "run")
+
+
 def test_the_default_cell_has_no_variant_and_per_call_is_said_so():
     assert options.parse([])[0].variant == {}
     assert options.parse(["--connection", "per-call"])[0].variant == PER_CALL
