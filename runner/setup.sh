@@ -18,6 +18,8 @@ RUNNER_PACKAGES+=(parallel)
 # nftables: the counting pass tells the segments carrying payload from bare ACKs (runner/lib/netns.sh);
 # tshark: the test that checks those counters against a packet capture (runner/tests/wire.bats)
 RUNNER_PACKAGES+=(nftables tshark)
+# tinyproxy: the real HTTP proxy of --proxy http (runner/conductor/proxy.py), also in the runner's tests
+RUNNER_PACKAGES+=(tinyproxy)
 # openssh-server: the tests start an sshd in a namespace of their own as the other host of --server-host
 # (runner/tests/ssh.bats); openssh-client runs a server there
 RUNNER_PACKAGES+=(openssh-client openssh-server)

@@ -4,6 +4,7 @@
     prepare --run RUN                       env.json, the plan and the steps (resumed: trimmed first)
     warm-phase, cell-start, cell-end, declined, handlers, fold, fold-unfinished: one step each (cell.py)
     timing-next                             a load profile's next round of points in a cell (load.py)
+    proxy-ready --run RUN --pid PID         whether the proxy of --proxy http listens (proxy.py)
     k8s RUN-OPTIONS --out DIR               the manifests that run the planned run on a cluster (k8s.py)
     network-check --run RUN                 the network scenario's self-test: accepted or refused (network.py)
 
@@ -130,6 +131,17 @@ def network_check(args) -> int:
     return 0 if checked["accepted"] else 2
 
 
+def proxy_ready(args) -> int:
+    """0 once the proxy of --proxy http listens (proxy.py); 1, with why, when it does not."""
+    from . import proxy
+    try:
+        proxy.wait_ready(Path(args.run), args.pid)
+    except proxy.ProxyError as e:
+        print(f"rpcmatrix: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def later(args) -> int:
     """Steps planned once a pass has run: retry (prepare.retry) and rival (prepare.rival)."""
     from . import prepare
@@ -189,6 +201,7 @@ def main(argv=None) -> int:
     command("retry", later, ints=("--after",))
     command("rival", later, ints=("--after",))
     command("network-check", network_check)
+    command("proxy-ready", proxy_ready, ints=("--pid",))
     args = p.parse_args(argv)
     return args.func(args)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from analysis import known_failures
 
-from . import facts, fold, jit, load, plan, progress, warmup
+from . import facts, fold, jit, load, plan, progress, proxy, variant, warmup
 from .session import HUNG, Answer, Session
 
 TIMED, LOST, ENDED = 0, 3, 4  # cell-start's exit status: time the workloads; the client is lost; nothing to time
@@ -93,12 +93,17 @@ def connect_vectors(run: Run, session: Session, cell: dict, cell_dir: Path, pass
     """The client connects to the server, answers the contract's vectors and, where the registry names published
     metadata, whether it can consume it; the connect answer (with each process's age: new or kept), the vectors
     and the metadata are the cell's. Returns the Answer that ended the cell (its rest recorded), or None."""
-    answer = session.call({"cmd": "connect", "host": host, "port": port})
+    answer = session.call({"cmd": "connect", "host": host, "port": port, **variant.connect_fields(cell)})
     if answer.status:
         record_lost(cell_dir, pass_no, answer, "connect: ", "vectors", server_pid)
         return answer
     connect = answer.data | {"processes": {"client": ages[0], "server": ages[1]}}
     (cell_dir / "connect.json").write_text(json.dumps(connect) + "\n")
+    refused = variant.unacknowledged(cell, answer.data)
+    if refused:
+        facts.write(cell_dir, "status", **{"pass": pass_no, "status": "error", "from": "vectors",
+                                           "reason": f"connect: {refused}"})
+        return answer
     answer = session.call({"cmd": "vectors", "protocol": cell["protocol"]})
     if answer.status:
         record_lost(cell_dir, pass_no, answer, "vectors: ", "vectors", server_pid)
@@ -145,13 +150,14 @@ def start(run: Run, slug: str, pass_no: int, host: str, server: Live, client: Li
     host = cell.get("server_host") or host  # a server elsewhere (--server-at) is dialled at its own address
     cell_dir = run.dir / "cells" / slug / f"pass{pass_no}"
     point_scratch(run.dir, cell)
+    proxy.mark(run.dir, cell_dir)  # the requests the proxy relays from here on are the cell's (variant.check)
     server_warmth, _ = jit.Warmth.load(server.dir, server.pid, run.pattern(cell, "server"),
                                        cell["server_warmup_max_s"])
     client_warmth, _ = jit.Warmth.load(client.dir, client.pid, run.pattern(cell, "client"),
                                        cell["client_warmup_max_s"])
     with Session(client.dir, run.timeout_s) as session:
         if (cell_dir / ".timing").exists():  # the warm phase ran its vectors: it reconnects to be timed
-            answer = session.call({"cmd": "connect", "host": host, "port": server.port})
+            answer = session.call({"cmd": "connect", "host": host, "port": server.port, **variant.connect_fields(cell)})
             if answer.status:
                 record_lost(cell_dir, pass_no, answer, "connect: ", "vectors", server.pid)
                 return LOST if answer.lost else ENDED
@@ -340,7 +346,8 @@ def warm_phase(run: Run, pass_no: int, phase_file: Path, live_file: Path, host: 
         server, client = processes[c.server], processes[c.client]
         point_scratch(run.dir, cell)
         with Session(client.dir, run.timeout_s) as session:
-            answer = session.call({"cmd": "connect", "host": cell.get("server_host") or host, "port": server.port})
+            answer = session.call({"cmd": "connect", "host": cell.get("server_host") or host, "port": server.port,
+                                   **variant.connect_fields(cell)})
             if answer.status:
                 return answer.lost, warmup._ms_since(t0), False
             lost = warmup.warm_round(session, run.rows(cell["protocol"]), warmup.steady_bounds(run.profile, "phase"),

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import manifests as manifests_mod
 from . import target
+from . import variant as variant_mod
 from .plan import load_registry
 
 
@@ -51,7 +52,8 @@ def _side(impl: dict, role: str) -> dict:
     if _or((e.get("thread_model") or {}).get(role), "") == "":
         return {"error": f"the manifest of {impl['language']} gives no thread_model.{role} for {impl['protocol']}"}
     return {"argv": e[role], "library": _or(e.get("library"), ""), "settings": _or(e.get("settings"), ""),
-            "opt_in": _or(e.get("opt_in"), None),
+            "opt_in": _or(e.get("opt_in"), None), "variants": _or(e.get("variants"), {}),
+            "variants_unsupported": _or(e.get("variants_unsupported"), {}),
             "notes": _or(e.get("notes"), []), "thread_model": e["thread_model"][role],
             "jit_threads": _or(e.get("jit_threads"), ""),
             "warmup_max_s": _per_protocol(_or(e.get("warmup_max_s"), 0), impl["protocol"])}
@@ -111,6 +113,8 @@ def expand_cells(manifests: list[dict], baseline: str, registry: dict) -> list[d
                     "client_warmup_max_s": cli.get("warmup_max_s") or 0,
                     "server_notes": srv.get("notes") or [], "client_notes": cli.get("notes") or [],
                     "server_opt_in": srv.get("opt_in"), "client_opt_in": cli.get("opt_in"),
+                    "client_variants": cli.get("variants") or {},
+                    "client_variants_unsupported": cli.get("variants_unsupported") or {},
                     "error": _joined([unregistered, srv.get("error"), cli.get("error")]),
                     "unsupported": _joined([srv.get("reason"), cli.get("reason")]),
                     # an outside manifest's implementation runs from the manifest's folder
@@ -254,11 +258,11 @@ def elsewhere_manifest(server_at: dict[str, str], registry: dict) -> dict:
 
 def choose(manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "", servers: str = "",
            clients: str = "", names: str = "", outside: tuple[Path, ...] = (), implementation: str = "",
-           server_at: dict[str, str] | None = None) -> Selection:
+           server_at: dict[str, str] | None = None, variant: dict | None = None) -> Selection:
     """The cells a run takes from the manifests (and the manifests from outside the repository), for a profile
     and a selection (comma-separated lists, empty = all); with `implementation`, only the cells it takes part in,
     in either role; with `server_at` (protocol: target), only every client of each protocol against the server
-    elsewhere."""
+    elsewhere; with `variant` (variant.py), each cell carries it, unsupported where it cannot take it."""
     spec = json.loads((idl / "workloads.json").read_text())
     profile = spec["profiles"].get(profile_name, {})
     loaded = manifests_mod.load(manifests_dir, bool(profile.get("quick_start")), outside)
@@ -266,6 +270,7 @@ def choose(manifests_dir: Path, idl: Path, profile_name: str, protocols: str = "
     if server_at:
         loaded = [*loaded, elsewhere_manifest(server_at, registry)]
     cells = expand_cells(loaded, spec.get("baseline") or "", registry)
+    variant_mod.apply(cells, variant or {}, registry)
     if server_at:
         cells = [c for c in cells if c["server"] == ELSEWHERE and c["protocol"] in server_at]
         for c in cells:  # the address the clients dial

@@ -21,7 +21,7 @@ from analysis import records, stats
 from analysis.records import FLOOR_CELL, SCHEMA_VERSION
 
 from . import facts as facts_mod
-from . import load, load_fold, network, plan, progress, wire
+from . import load, load_fold, network, plan, progress, variant, wire
 from .wire import RETRANSMIT_KEYS, SEGMENT_KEYS, WIRE_KEYS
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -160,6 +160,7 @@ def base_record(run: Path, cell: dict, workload: str, pass_no: int, facts: dict)
         "threads": None,
         "wire_per_call": None,
         "network": _network(run),
+        "variant": cell.get("variant") or {},  # --connection, --proxy (conductor/variant.py)
     }
 
 
@@ -298,6 +299,7 @@ def workload_records(run: Path, cell_dir: Path, facts: dict) -> list[dict]:
     jit = _jit_cpu(reps, measured_.get("jit_ticks"))
     if jit:
         rec["jit_cpu"] = jit
+    variant.check(rec, cell, cell_dir, run)
     if cell.get("server_host"):  # a server elsewhere: the process the runner held for it was a stand-in
         _forget_server(rec)
     return [rec]

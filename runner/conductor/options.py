@@ -6,12 +6,13 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 import time
 from pathlib import Path
 
 from . import cells as cells_mod
-from . import manifests, network, plan, remote, resume, steps, target
+from . import manifests, network, plan, proxy, remote, resume, steps, target, variant
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,6 +76,13 @@ options:
   --secrets DIR         the key material the clients use (default: secrets/, made at set-up): ca.crt, client.crt,
                         client.key, client.p12, p12-password, username-token.json (runner/secrets.sh), and
                         server-name: the name verified on a TLS server's certificate (server.rpcmatrix.test)
+  --connection kept|per-call
+                        kept (the default): each client keeps its connection across calls; per-call: each timed
+                        call on a new connection (connect, call, close), where the client's stack allows it (its
+                        manifest says how, or why not: unsupported), proven by the server's accepted connections
+  --proxy http          a real HTTP proxy (Debian's tinyproxy, started and stopped by the runner in the clients'
+                        namespace) in the path of every client of a protocol carried over HTTP/1.1, each client
+                        set to use it in its own stack's way; the other cells are unsupported, with the reason
   --retries N           run a cell whose vectors failed again, up to N times: a check that passes on a retry
                         is flaky, not failed (default: 0)
   --idl DIR             the contract folder (default: idl/)
@@ -83,7 +91,7 @@ options:
                         contract call (a known slowdown, to calibrate compare; the report says so)
 """
 # What the shell executes with (runner/lib/run.sh reads them); everything else stays in plan/run.json.
-SHELL_SETTINGS = ("out", "leftover_tag", "use_netns", "pin", "pin_reason", "lanes", "ready_timeout",
+SHELL_SETTINGS = ("out", "leftover_tag", "no_netns", "pin", "pin_reason", "lanes", "ready_timeout",
                   "command_timeout", "write_html", "known_failures", "idl", "count_calls", "floor", "floor_after",
                   "remote_ssh", "remote_checkout", "remote_address", "network")
 
@@ -122,6 +130,8 @@ def parser() -> Parser:
     p.add_argument("--server-checkout", default=str(ROOT))
     p.add_argument("--network", default="loopback")
     p.add_argument("--retries", default="0")
+    p.add_argument("--connection", default="kept")
+    p.add_argument("--proxy", default="")
     for flag in ("--no-netns", "--no-pin", "--no-html", "--fresh-processes", "--skip-build", "--build-remote"):
         p.add_argument(flag, action="store_true")
     return p
@@ -207,7 +217,36 @@ def parse(args: list[str]) -> tuple[argparse.Namespace, Path | None]:
     if network.shaped(o.network) and o.no_netns:
         raise OptionError(f"--network {o.network['name']} is applied between the run's network namespaces: not with "
                           + ("--server-at" if o.server_at else "--server-host" if o.remote else "--no-netns"))
+    o.variant = variant_of(o)
     return o, resumed
+
+
+def variant_of(o) -> dict:
+    """--connection and --proxy, checked: the cells' variant (variant.py)."""
+    if o.connection not in variant.CONNECTIONS:
+        raise OptionError(f"--connection takes kept or per-call, not '{o.connection}'")
+    if o.proxy not in variant.PROXIES:
+        raise OptionError(f"--proxy takes http, not '{o.proxy}'")
+    found = None
+    if o.proxy:
+        if o.no_netns:  # also what --server-at and --server-host imply
+            raise OptionError("--proxy http runs the proxy in the clients' network namespace: not with --no-netns, "
+                              "--server-at or --server-host")
+        found = proxy.version()
+        if found is None:
+            raise OptionError(f"--proxy http needs {proxy.PROGRAM} (runner/setup.sh installs it)")
+    return variant.of(o.connection, o.proxy, found or "")
+
+
+def no_netns_reason(o) -> str:
+    """Why the run makes no network namespaces (bytes on the wire are then not counted), empty when it makes them."""
+    if o.no_netns:
+        return "--no-netns"
+    if os.geteuid() != 0:
+        return "not root: network namespaces need root"
+    if shutil.which("ip") is None:
+        return "iproute2 ('ip') is not installed"
+    return ""
 
 
 def server_host(o) -> dict | None:
@@ -276,7 +315,7 @@ def say(message: str) -> None:
 def selection(o) -> cells_mod.Selection:
     try:
         chosen = cells_mod.choose(o.manifests, o.idl, o.profile, o.protocol, o.server, o.client, o.cell, o.manifest,
-                                  o.implementation, o.server_at)
+                                  o.implementation, o.server_at, o.variant)
     except (manifests.ManifestError, plan.PlanError) as e:
         raise OptionError(str(e)) from e
     for message in chosen.messages:
@@ -370,6 +409,9 @@ def begin(args: list[str], command: str) -> int:
             spec, profile = plan.load_profile(o.idl, o.profile)
         except plan.PlanError as e:
             raise OptionError(str(e)) from e
+        if o.variant and profile.get("load"):  # the load command opens connections of its own (PROTOCOL.md#load)
+            raise OptionError(f"--connection per-call and --proxy vary the calls timed one at a time; profile "
+                              f"{o.profile} drives load, whose connections are the load command's own")
     if command == "cells":
         list_cells(chosen)
         return 0
@@ -385,7 +427,7 @@ def begin(args: list[str], command: str) -> int:
         (out / "plan").mkdir(parents=True, exist_ok=True)
     leftover_tag = check_resumable(out) if resumed else ""
     settings = {"out": out, "resume": int(resumed is not None), "leftover_tag": leftover_tag,
-                "use_netns": int(not o.no_netns), "pin": 0, "pin_reason": "", "ready_timeout": o.ready_timeout,
+                "no_netns": no_netns_reason(o), "pin": 0, "pin_reason": "", "ready_timeout": o.ready_timeout,
                 "skip_build": int(o.skip_build), "write_html": int(not o.no_html), "known_failures": o.known_failures,
                 "idl": o.idl,
                 "lanes": 1, "command_timeout": o.command_timeout or 0, "count_calls": 0, "floor": "", "floor_after": "",
@@ -413,7 +455,8 @@ def begin(args: list[str], command: str) -> int:
                     "server_spin": o.server_spin, "resumed": resumed is not None, "profile": resolved,
                     "baseline": spec.get("baseline") or "", "left_out": chosen.left_out,
                     "outside_manifests": [str(p) for p in o.manifest], "implementation": o.implementation,
-                    "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries, "remote": there}
+                    "server_at": o.server_at, "secrets_dir": o.secrets, "retries": o.retries, "remote": there,
+                    "variant": o.variant}
         (out / "plan" / "run.json").write_text(json.dumps(run_json, indent=1, ensure_ascii=False))
         network.write_plan(out, o.network)
         (out / "plan" / "all.jsonl").write_text(_lines(chosen.all))

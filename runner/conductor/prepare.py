@@ -9,7 +9,7 @@ from pathlib import Path
 from analysis import records
 
 from . import cells as cells_mod
-from . import environment, load, network, plan, progress, resume, steps
+from . import environment, load, network, plan, progress, proxy, resume, steps
 from . import options as options_mod
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,6 +65,7 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
                               for name, p in registry.items() if name in protocols}
     # opt-in protocols the profile did not take: the report names them with the registry's reason
     env["run"]["left_out"] = options["left_out"]
+    env["run"]["variant"] = options.get("variant") or {}  # --connection, --proxy (conductor/variant.py)
     if options["server_spin"]:  # a calibration run (--inject-server-spin): its servers were made slower on purpose
         env["run"]["injected_server_spin_us"] = options["server_spin"]
     (run / "env.json").write_text(json.dumps(env, indent=1, ensure_ascii=False))
@@ -90,6 +91,11 @@ def prepare(run: Path) -> None:
     else:
         plan.write_plans(run, Path(options["idl"]), profile, list(dict.fromkeys(c["protocol"] for c in cells)))
         write_env(run, options, cells, environment.setup_of(setup, profile["lanes"], options["keep_processes"]))
+    if (options.get("variant") or {}).get("proxy"):  # the shell starts it once the steps are written
+        try:
+            proxy.write(run, setup.get("client_ip", ""))
+        except proxy.ProxyError as e:
+            raise PrepareError(str(e)) from e
     ctx = context(run, options, setup)
     steps.write(ctx)
     planned = progress.estimate_run(run, cells, profile["passes"], options["keep_processes"])
@@ -109,7 +115,8 @@ def context(run: Path, options: dict, setup: dict) -> steps.Context:
         secrets=Path(options["secrets_dir"] or ROOT / "secrets"), root=ROOT,
         server_spin=options["server_spin"], finished=progress.finished(run), failed_builds=failed_builds(run),
         retries=options.get("retries", 0),
-        remote_root=Path(options["remote"]["checkout"]) if options.get("remote") else None)
+        remote_root=Path(options["remote"]["checkout"]) if options.get("remote") else None,
+        proxy=f"{setup.get('client_ip')}:{proxy.PORT}" if (options.get("variant") or {}).get("proxy") else "")
 
 
 def retry(run: Path, attempt: int) -> Path:

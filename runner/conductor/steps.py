@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import load, plan
+from . import load, plan, variant
 from .cells import can_run
 
 STEPS = "steps.tsv"
@@ -118,6 +118,7 @@ class Context:
     failed_builds: dict  # language -> the build's last lines
     retries: int = 0     # times a cell whose vectors failed runs again (--retries)
     remote_root: Path | None = None  # the checkout on the servers' host (--server-host), for this one's paths
+    proxy: str = ""      # HOST:PORT of the proxy of --proxy http
 
     @property
     def plan_dir(self) -> Path:
@@ -175,6 +176,9 @@ def argv(ctx: Context, cell: dict, role: str, host: str | None = None, folder: P
     spin = ctx.server_spin.get(cell["server_language"]) if role == "server" else None
     if spin:
         out = ["env", f"RPCMATRIX_SERVER_SPIN_US={spin}", *out]
+    told = variant.env(cell, ctx.proxy) if role == "client" else []
+    if told:  # the variant as the client's manifest entry says its stack takes it
+        out = ["env", *told, *out]
     # an outside manifest's implementation runs from its manifest's folder (the suite's from the repository)
     return ["env", "-C", cell[f"{role}_home"], *out] if cell.get(f"{role}_home") else out
 

@@ -4,9 +4,9 @@
 # by one (runner/conductor/steps.py says what each is), and renders the results even when interrupted.
 
 # The run's options as the conductor resolved them (`python -m conductor begin` prints them as name=value).
-SETTINGS="out leftover_tag use_netns pin pin_reason lanes ready_timeout command_timeout write_html known_failures idl
+SETTINGS="out leftover_tag no_netns pin pin_reason lanes ready_timeout command_timeout write_html known_failures idl
   count_calls floor floor_after remote_ssh remote_checkout remote_address network"
-OUT="" LEFTOVER_TAG="" USE_NETNS=1 PIN=1 PIN_REASON="" LANES=1 READY_TIMEOUT=60 COMMAND_TIMEOUT=60 WRITE_HTML=1
+OUT="" LEFTOVER_TAG="" NO_NETNS="" PIN=1 PIN_REASON="" LANES=1 READY_TIMEOUT=60 COMMAND_TIMEOUT=60 WRITE_HTML=1
 KNOWN_FAILURES="" IDL="" COUNT_CALLS=0 FLOOR="" FLOOR_AFTER="" REMOTE_SSH="" REMOTE_CHECKOUT="" REMOTE_ADDRESS=""
 NETWORK=""
 # The run's state: when this session of it began (or this lane's), the lane a subshell runs (none in the runner
@@ -48,18 +48,12 @@ build_languages() {
   done <"$OUT/plan/builds.tsv"
 }
 
-# setup_network TAG: the run's namespaces and veth pair, or why not; what was made goes to the setup facts.
+# setup_network TAG: the run's namespaces and veth pair, or why not (the conductor's NO_NETNS, or a failure to make
+# them); what was made goes to the setup facts.
 setup_network() {
-  local setup="$OUT/plan/setup.tsv" reason="" last
-  if ((!USE_NETNS)); then
-    reason="--no-netns"
-  elif ((EUID != 0)); then
-    reason="not root: network namespaces need root"
-  elif ! command -v ip >/dev/null; then
-    reason="iproute2 ('ip') is not installed"
-  elif ! netns_create "$1" "$OUT/netns.log"; then
-    last=$(tail -n 1 "$OUT/netns.log")
-    reason="could not create the network namespaces: $last"
+  local setup="$OUT/plan/setup.tsv" reason="$NO_NETNS"
+  if [[ -z "$reason" ]] && ! netns_create "$1" "$OUT/netns.log"; then
+    reason="could not create the network namespaces: $(tail -n 1 "$OUT/netns.log")"
   fi
   if [[ -n "$reason" ]]; then
     printf 'netns\toff\nnetns_reason\t%s\n' "$reason" >>"$setup"
@@ -193,6 +187,16 @@ run_lane() {
   done
 }
 
+# start_proxy: the HTTP proxy of --proxy http (conductor/proxy.py wrote its argv and configuration) in the clients'
+# namespace, a process group of the run: the clean-up stops it with the others, at the end and on Ctrl-C.
+start_proxy() {
+  local -a argv launch
+  mapfile -d '' -t argv <"$OUT/plan/proxy.argv"
+  mapfile -t launch < <(netns_prefix client)
+  start_group /dev/null "$OUT/proxy/proxy.out" "$OUT/proxy/proxy.log" "${launch[@]}" "${argv[@]}"
+  conduct proxy-ready --run "$OUT" --pid "$!" || die "the HTTP proxy did not start (see above)"
+}
+
 stop_conductor() {
   if [[ -n "$CONDUCTOR_PID" ]]; then
     kill -TERM "$CONDUCTOR_PID" 2>/dev/null || true
@@ -238,15 +242,10 @@ build_only() {
   local failed=0 log
   build_languages
   for log in "$OUT"/build/*.failed; do
-    [[ -e "$log" ]] || continue
-    failed=1
-    tail -n 5 "${log%.failed}.log" >&2
+    if [[ -e "$log" ]]; then failed=1 && tail -n 5 "${log%.failed}.log" >&2; fi
   done
   rm -rf "$OUT"
-  if ((failed)); then
-    warn "a build failed (above)"
-    exit 1
-  fi
+  ((!failed)) || { warn "a build failed (above)" && exit 1; }
   info "built"
 }
 
@@ -280,6 +279,7 @@ run_command() {
   setup_cgroups "$tag"
   shape_network
   conduct prepare --run "$OUT" || die "could not prepare the run (see above)"
+  if [[ -s "$OUT/plan/proxy.argv" ]]; then start_proxy; fi
   SINCE=$EPOCHSECONDS
   execute_steps "$OUT/plan/steps.tsv"
   cleanup

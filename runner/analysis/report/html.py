@@ -16,7 +16,7 @@ import re
 from .. import setup
 from . import sections
 from .blocks import Bullets, Code, Emphasis, Heading, Mark, Numbered, Paragraph, Status, Strong, Table, Text, Value
-from .sections import hostile, load, summary
+from .sections import hostile, load, summary, variant
 from .sections.context import Context
 from .text import MARK, STATUS_MARK, Plain, median
 
@@ -483,6 +483,8 @@ def provenance(ctx: Context) -> str:
             ["profile, passes, seed", f"{prof.get('name')}, {len(ctx.figures.passes)}, {prof.get('seed', '–')}"],
             ["start, end", f"{times[0] if times else '?'} – {times[-1] if times else '?'}"],
             ["hosts", setup.hosts(run)], ["pinning", setup.pin(run)]]
+    if variant.words(run.get("variant")):
+        rows.append(["variant of the cells", variant.words(run.get("variant"))])
     if run.get("injected_server_spin_us"):
         rows.append(["injected slowdown (calibration run)",
                      ", ".join(f"{lang} servers spin {us} µs per call"

@@ -150,5 +150,33 @@ def bind_any(target: object, operation: Operation) -> Callable:
     return lambda *args: target.loop.run_until_complete(call(*args))
 
 
+class PerCallDriver(Driver):
+    """Makes each call on a new connection (--connection per-call, runner/PROTOCOL.md: connect): an adapter made by
+    `connect(options)`, called once and closed, all inside the timed call, so the handshake is timed where a client
+    that connects per call pays it. Nothing outlives a call: no target."""
+
+    def __init__(self, connect: Callable, options: object):
+        super().__init__(None)
+        self.connect, self.options = connect, options
+
+    def _call(self, operation: Operation) -> Callable:
+        def connect_call_close(*args):
+            adapter = self.connect(self.options)
+            try:
+                return bind_any(adapter, operation)(*args)
+            finally:
+                adapter.close()
+        return connect_call_close
+
+    def once(self, operation: Operation, args: list) -> object:
+        return self._call(operation)(*args)
+
+    def timed(self, operation: Operation, args: list, calls: int, min_ns: int, max_calls: int) -> list[int]:
+        return timed_calls(self._call(operation), args, calls, min_ns, max_calls)
+
+    def checked(self, operation: Operation, args: list, calls: int, check: Callable) -> list[int]:
+        return checked_calls(self._call(operation), args, calls, check)
+
+
 def driver_for(target: object) -> Driver:
     return AsyncDriver(target) if getattr(target, "loop", None) is not None else Driver(target)

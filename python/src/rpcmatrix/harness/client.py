@@ -19,7 +19,7 @@ from rpcmatrix.contract.catalog import Workload, load_protocol, load_vectors, lo
 from rpcmatrix.contract.operations import BY_NAME
 from rpcmatrix.contract.values import decode, decode_args
 from rpcmatrix.harness import load, workloads
-from rpcmatrix.harness.calls import Driver, bind_any, driver_for
+from rpcmatrix.harness.calls import Driver, PerCallDriver, bind_any, driver_for
 from rpcmatrix.harness.conformance import run_vectors
 from rpcmatrix.harness.options import add_common, resolve_protocol
 
@@ -45,6 +45,7 @@ class CommandLoop:
         self.client = None
         self.target = options
         self.driver: Driver | None = None
+        self.per_call = False  # connect's "connection": "per-call": each workload call on a new connection
         self.vectors = load_vectors(options.idl)
         self.workloads = load_workloads(options.idl)
         self.arguments: dict[str, list] = {}  # built once per workload for the process's life
@@ -79,6 +80,9 @@ class CommandLoop:
         answer = {"instantiation_ns": time.perf_counter_ns() - started}
         if getattr(client, "facts", None):
             answer["facts"] = client.facts
+        self.per_call = command.get("connection") == "per-call"
+        if self.per_call:
+            answer["connection"] = "per-call"
         return answer
 
     def do_vectors(self, command: dict) -> dict:
@@ -101,7 +105,7 @@ class CommandLoop:
 
     def do_warmup(self, command: dict) -> dict:
         workload = self.supported_workload(command)
-        driver, args, calls = self.connected(), self.args_of(workload), _count(command, "calls")
+        driver, args, calls = self.workload_driver(workload), self.args_of(workload), _count(command, "calls")
         steady = command.get("until_steady")
         if steady is None:
             return workloads.warmup(driver, workload, args, calls)
@@ -112,7 +116,7 @@ class CommandLoop:
 
     def do_measure(self, command: dict) -> dict:
         workload = self.supported_workload(command)
-        driver, args = self.connected(), self.args_of(workload)
+        driver, args = self.workload_driver(workload), self.args_of(workload)
         calls, min_ms, max_calls = _window(command)
         samples = workloads.measure(driver, workload, args, calls, min_ms, max_calls)
         self.buffers.setdefault(workload.name, []).append(samples)
@@ -178,6 +182,16 @@ class CommandLoop:
                 [decode("int32", a) for a in workload.args] if workload.session is not None  # N of a session
                 else decode_args(workload.operation, workload.args))
         return args
+
+    def workload_driver(self, workload: Workload) -> Driver:
+        """The connected driver, or with a connection per call one that connects, calls and closes each time."""
+        driver = self.connected()
+        if not self.per_call:
+            return driver
+        if workload.session is not None:
+            raise ValueError(f"{workload.name}: a session's calls share their remote objects' connection: no "
+                             "connection per call")
+        return PerCallDriver(self.connect_adapter, self.target)
 
     def connected(self) -> Driver:
         if self.driver is None:

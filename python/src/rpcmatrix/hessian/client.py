@@ -3,8 +3,6 @@ persistent HTTP/1.1 connection (http.client sets TCP_NODELAY); each reply read w
 python-hessian's own HessianProxy closes its connection after every call, so it is not used."""
 from __future__ import annotations
 
-import http.client
-
 from pyhessian.protocol import Fault
 
 from rpcmatrix.contract.model import BenchError
@@ -12,18 +10,23 @@ from rpcmatrix.contract.operations import Operation
 from rpcmatrix.harness.generic_client import GenericClient
 from rpcmatrix.hessian import wire
 from rpcmatrix.hessian.mapping import from_wire, to_wire
+from rpcmatrix.httphost import proxy
 
 _HEADERS = {"Content-Type": wire.CONTENT_TYPE}
 
 
 class HessianClient(GenericClient):
     def __init__(self, host: str, port: int):
-        self._connection = http.client.HTTPConnection(host, port)
+        self._connection, self._target = proxy.connection(host, port)  # through HTTP_PROXY where there is one
 
     def call(self, operation: Operation, args: tuple) -> object:
         wire_args = [to_wire(p.type)(arg) for p, arg in zip(operation.params, args, strict=True)]
-        self._connection.request("POST", wire.PATH, wire.encode_call(operation.name, wire_args), _HEADERS)
-        response = self._connection.getresponse()
+        payload = wire.encode_call(operation.name, wire_args)
+        if self._target:  # through a proxy, which may close the connection after each answer
+            response = proxy.post(self._connection, self._target + wire.PATH, payload, _HEADERS)
+        else:
+            self._connection.request("POST", wire.PATH, payload, _HEADERS)
+            response = self._connection.getresponse()
         body = response.read()
         if response.status != 200:
             raise RuntimeError(f"HTTP {response.status} {response.reason}: {body[:200]!r}")

@@ -2,7 +2,7 @@
 implementations and their thread models, its figures per timed workload (metrics), warm-up and memory."""
 from ..blocks import Bullets, Code, Heading, Paragraph, Status, Strong, Table, Text, Value
 from ..text import NONE, facts, value
-from . import metrics
+from . import metrics, variant
 from .context import Context
 
 
@@ -10,7 +10,7 @@ def protocol(ctx: Context, name: str) -> list:
     return ([Heading(2, name), Heading(3, "Interop: vectors per cell"), interop_matrix(ctx, name)]
             + metadata_matrix(ctx, name) + unsupported_vectors(ctx, name) + unsupported_workloads(ctx, name)
             + implementations(ctx, name) + stack_notes(ctx, name) + tuning(ctx, name)
-            + metrics.tables(ctx, name) + warmup(ctx, name) + memory(ctx, name))
+            + variant.note(ctx.run) + metrics.tables(ctx, name) + warmup(ctx, name) + memory(ctx, name))
 
 
 def interop_matrix(ctx: Context, protocol: str) -> Table:

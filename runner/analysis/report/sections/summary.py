@@ -8,7 +8,7 @@ from .. import flags
 from ..blocks import Bullets, Code, Heading, Link, Mark, Paragraph, Status, Strong, Table, Text, Value
 from ..flags import Flag
 from ..text import MARK, NONE, STATUS_MARK, num, plain, times, value
-from . import hostile, load, studies
+from . import hostile, load, studies, variant
 from .comparisons import message_sizes
 from .context import Context
 
@@ -232,7 +232,7 @@ def opening(ctx: Context) -> list:
     prof = run["profile"]
     passes = f", {len(figures.passes)} passes (seed {prof.get('seed')})" if figures.multi else ""
     v = ctx.verdict
-    return [Heading(1, f"rpcmatrix report: run {run['run_id']}"),
+    return [Heading(1, f"rpcmatrix report: run {run['run_id']}"), *variant.note(run),
             Paragraph(Text("Profile ", Code(prof["name"]), f"{passes}, commit ", Code(run["git_commit"][:12]),
                            f"{' (with local changes)' if run.get('git_dirty') else ' (clean tree)'}, "
                            f"{run['cpu_model']} ({run['cpus']} CPUs), {run['os']}, kernel {run['kernel']}; "

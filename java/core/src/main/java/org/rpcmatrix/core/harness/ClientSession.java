@@ -45,6 +45,8 @@ public final class ClientSession implements AutoCloseable {
     private BenchClient client;
     /** The server of the last connect: {@code load} opens its connections of its own to it. */
     private ClientOptions target;
+    /** connect's {@code "connection": "per-call"}: each workload call on a new connection ({@link PerCallClient}). */
+    private boolean perCall;
     private boolean finished;
 
     public ClientSession(ContractFiles files, ClientOptions options, ClientFactory factory) {
@@ -135,7 +137,24 @@ public final class ClientSession implements AutoCloseable {
         if (connected instanceof ConnectFigures figures) {
             figures.connectFigures().forEach(answer::put);
         }
+        perCall = "per-call".equals(command.path("connection").asText(""));
+        if (perCall) {
+            answer.put("connection", "per-call");
+        }
         return answer;
+    }
+
+    /** The connected client, or with a connection per call one that connects, calls and closes each time. */
+    private BenchClient workloadClient(PreparedWorkload work) {
+        BenchClient connected = connected();
+        if (!perCall) {
+            return connected;
+        }
+        if (work.isSession()) {
+            throw new IllegalArgumentException("a session's calls share their remote objects' connection: no "
+                    + "connection per call");
+        }
+        return PerCallClient.of(factory, target);
     }
 
     private ObjectNode metadata() {
@@ -167,7 +186,7 @@ public final class ClientSession implements AutoCloseable {
     private ObjectNode warmup(JsonNode command) throws Exception {
         PreparedWorkload work = prepared(command, true);
         int calls = Commands.count(command, "calls");
-        BenchClient connected = connected();
+        BenchClient connected = workloadClient(work);
         Object expected = work.expected();
         for (int i = 0; i < calls; i++) {
             Object actual = invoke(work, connected);
@@ -189,7 +208,7 @@ public final class ClientSession implements AutoCloseable {
         JsonNode steadyRule = command.get("until_steady");
         double tolerance = Commands.nonNegative(steadyRule, "tolerance", 0.1);
         long maxNanos = (long) (Commands.nonNegative(steadyRule, "max_ms", 4000) * 1e6);
-        BenchClient connected = connected();
+        BenchClient connected = workloadClient(work);
         Object expected = work.expected();
         List<Long> medians = new ArrayList<>();
         long[] times = new long[calls];
@@ -227,7 +246,7 @@ public final class ClientSession implements AutoCloseable {
     private ObjectNode measure(JsonNode command) throws Exception {
         PreparedWorkload work = prepared(command, true);
         Commands.Repetition rule = Commands.repetition(command);
-        BenchClient connected = connected();
+        BenchClient connected = workloadClient(work);
         BackgroundTraffic traffic = connected instanceof BackgroundTraffic t ? t : null;
         long[] before = traffic != null ? traffic.backgroundBytes() : null;
         long[] samples = work.isSession()

@@ -92,6 +92,28 @@ class ClientSessionTest {
     }
 
     @Test
+    void aConnectionPerCallMakesEachWorkloadCallOnANewClientClosedAfterIt() throws Exception {
+        List<FakeClient> made = new ArrayList<>();
+        ClientSession perCall = new ClientSession(ContractFiles.load(TestSessions.IDL), TestSessions.options("xmlrpc"),
+                options -> {
+                    made.add(new FakeClient());
+                    return made.get(made.size() - 1);
+                });
+        JsonNode connect = Json.MAPPER.readTree(perCall.handle("{\"cmd\": \"connect\", \"connection\": \"per-call\"}"));
+        assertEquals("per-call", connect.get("connection").textValue());
+        for (String command : List.of("{\"cmd\": \"warmup\", \"workload\": \"ping\", \"calls\": 2}",
+                "{\"cmd\": \"prepare\", \"workload\": \"ping\"}",
+                "{\"cmd\": \"measure\", \"workload\": \"ping\", \"calls\": 3}")) {
+            assertTrue(Json.MAPPER.readTree(perCall.handle(command)).get("ok").booleanValue(), command);
+        }
+        // the connect's own client, then one per call: 2 warm-up calls and 3 timed ones, each closed after it
+        assertEquals(6, made.size());
+        assertTrue(made.subList(1, 6).stream().allMatch(c -> c.closed));
+        assertFalse(made.get(0).closed, "the connect's client stays for the vectors");
+        assertFalse(send("{\"cmd\": \"connect\"}").has("connection"), "kept connections by default");
+    }
+
+    @Test
     void connectAnswersTheClientsFacts() throws Exception {
         ClientSession withFacts = TestSessions.session("grpc", new FakeClient() {
             @Override
