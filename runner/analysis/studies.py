@@ -242,7 +242,7 @@ def wire_value(spec: dict, counted: str):
 
     def value(rec: dict) -> float | None:
         wire = rec.get("wire_per_call")
-        if not wire:
+        if not wire or any(f"packets_{s}" not in wire for s in sides):  # not counted (a run cut short: connections)
             return None
         packets = sum(wire[f"packets_{s}"] for s in sides)
         if counted == "packets":
