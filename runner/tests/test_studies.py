@@ -225,7 +225,8 @@ def test_bytes_on_the_study_s_basis_and_totals_per_session():
     # a cell whose counting pass did not happen (a run cut short) has the connections only: not measured
     uncounted = _context([_timed("rmi/java→java", "getRecord", 50.0, wire_per_call={"connections": 0})], ["rmi"],
                          ["getRecord"])
-    assert plain(studies.row(uncounted, _study(payload), payload).reading) == "not measured: wire not measured on rmi/java→java"
+    reading = plain(studies.row(uncounted, _study(payload), payload).reading)
+    assert reading == "not measured: wire not measured on rmi/java→java"
 
 
 def test_an_alternative_stands_in_and_says_so():
