@@ -41,27 +41,15 @@ namespace RpcMatrix.Tests
         [Test]
         public void ServerProcessExitsWithinFiveSecondsOfSigtermWith150IdleConnections()
         {
-            string build = Path.GetDirectoryName(typeof(RemotingHostilePeerTests).Assembly.Location);
-            var start = new ProcessStartInfo("mono", "--server \"" + Path.Combine(build, "RpcMatrix.Launcher.exe")
-                + "\" server --protocol remoting-tcp --host 127.0.0.1 --port 0 --idl \"" + IdlPaths.Directory + "\"")
-            {
-                UseShellExecute = false,
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-            };
             var held = new List<TcpClient>();
-            using (Process server = Process.Start(start))
+            using (var server = new ServerProcess("remoting-tcp"))
             {
                 try
                 {
-                    string ready = server.StandardOutput.ReadLine();
-                    StringAssert.Contains("\"ready\":true", ready);
-                    int at = ready.IndexOf("\"port\":", StringComparison.Ordinal) + 7;
-                    int port = int.Parse(ready.Substring(at, ready.IndexOfAny(new[] { ',', '}' }, at) - at));
                     for (int i = 0; i < 150; i++)
                     {
                         var c = new TcpClient();
-                        c.Connect(IPAddress.Loopback, port);
+                        c.Connect(IPAddress.Loopback, server.Port);
                         if (i % 2 == 0)
                         {
                             // Half a remoting preamble: the channel's connection thread waits for the rest.
@@ -71,18 +59,14 @@ namespace RpcMatrix.Tests
                     }
                     Thread.Sleep(500);
                     var clock = Stopwatch.StartNew();
-                    Process.Start("kill", "-TERM " + server.Id).WaitForExit();
-                    Assert.IsTrue(server.WaitForExit(5000), "still running 5 s after SIGTERM");
-                    Assert.AreEqual(0, server.ExitCode);
+                    Process.Start("kill", "-TERM " + server.Process.Id).WaitForExit();
+                    Assert.IsTrue(server.Process.WaitForExit(5000), "still running 5 s after SIGTERM");
+                    Assert.AreEqual(0, server.Process.ExitCode);
                     Assert.Less(clock.ElapsedMilliseconds, 5000);
                 }
                 finally
                 {
                     held.ForEach(c => c.Close());
-                    if (!server.HasExited)
-                    {
-                        server.Kill();
-                    }
                 }
             }
         }
