@@ -13,6 +13,15 @@ namespace RpcMatrix.Tests
     {
         public static T Run<T>(Func<T> call)
         {
+            return Run(call, Timeout.Infinite);
+        }
+
+        /// <summary>
+        /// The call's result, or TimeoutException when it has not returned within the bound (its thread, a background
+        /// one, is left to end with the call).
+        /// </summary>
+        public static T Run<T>(Func<T> call, int milliseconds)
+        {
             T result = default(T);
             ExceptionDispatchInfo failure = null;
             Thread thread;
@@ -28,10 +37,13 @@ namespace RpcMatrix.Tests
                     {
                         failure = ExceptionDispatchInfo.Capture(e);
                     }
-                });
+                }) { IsBackground = true };
                 thread.Start();
             }
-            thread.Join();
+            if (!thread.Join(milliseconds))
+            {
+                throw new TimeoutException("no answer within " + milliseconds + " ms");
+            }
             if (failure != null)
             {
                 failure.Throw();

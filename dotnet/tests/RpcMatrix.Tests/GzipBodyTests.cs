@@ -71,7 +71,7 @@ namespace RpcMatrix.Tests
         }
 
         /// <summary>One POST written by hand (a client library would refuse the lie); the answer's status line.</summary>
-        private static string RawExchange(int port, string headers, byte[] body)
+        internal static string RawExchange(int port, string headers, byte[] body)
         {
             using (var tcp = new TcpClient("127.0.0.1", port))
             {

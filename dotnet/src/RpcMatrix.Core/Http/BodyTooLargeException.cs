@@ -3,7 +3,7 @@ using System;
 namespace RpcMatrix.Core.Http
 {
     /// <summary>
-    /// A request body over <see cref="BoundedBody.MaxBytes"/>, declared or read or inflated: HttpHost
+    /// A request body over <see cref="HttpHost.MaxRequestBytes"/>, declared or read or inflated: HttpHost
     /// answers it with 413 and closes the connection, since the rest of the body is not read.
     /// </summary>
     public sealed class BodyTooLargeException : Exception

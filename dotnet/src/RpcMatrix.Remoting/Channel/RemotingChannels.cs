@@ -1,5 +1,6 @@
 using System;
 using System.Collections;
+using System.Collections.Generic;
 using System.Net;
 using System.Net.Sockets;
 using System.Runtime.Remoting.Channels;
@@ -13,11 +14,13 @@ namespace RpcMatrix.Remoting.Channel
     {
         private static readonly object ClientLock = new object();
         private static TcpClientChannel clientChannel;
+        private static readonly Dictionary<TcpChannel, ConnectionThreads> Served = new Dictionary<TcpChannel, ConnectionThreads>();
 
         /// <summary>
         /// A server channel bound to exactly <paramref name="host"/> (port 0: the OS picks), whose ObjRefs name that
         /// address, and whose formatter deserializes at TypeFilterLevel.Low (no ObjRef, delegate or other
-        /// "full trust" type in a request).
+        /// "full trust" type in a request). Its connections are accepted and served by ConnectionThreads: each on a thread
+        /// of its own at once, where Mono's accept loop added a thread 500 ms after the last when none was free.
         /// </summary>
         public static TcpChannel Server(IPAddress host, int port)
         {
@@ -32,6 +35,11 @@ namespace RpcMatrix.Remoting.Channel
             var serverFormatter = new BinaryServerFormatterSinkProvider { TypeFilterLevel = TypeFilterLevel.Low };
             var channel = new TcpChannel(properties, new BinaryClientFormatterSinkProvider(), serverFormatter);
             ChannelServices.RegisterChannel(channel, false);
+            ConnectionThreads threads = ConnectionThreads.Take(channel);
+            lock (Served)
+            {
+                Served[channel] = threads;
+            }
             return channel;
         }
 
@@ -43,7 +51,19 @@ namespace RpcMatrix.Remoting.Channel
 
         public static void Close(TcpChannel channel)
         {
+            ConnectionThreads threads;
+            lock (Served)
+            {
+                if (Served.TryGetValue(channel, out threads))
+                {
+                    Served.Remove(channel);
+                }
+            }
             channel.StopListening(null);
+            if (threads != null)
+            {
+                threads.Stop();
+            }
             ChannelServices.UnregisterChannel(channel);
         }
 

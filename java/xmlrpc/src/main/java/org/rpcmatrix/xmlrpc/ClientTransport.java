@@ -45,6 +45,19 @@ enum ClientTransport {
             factory.setHttpClient(new HttpClient(connections));
             return factory;
         }
+
+        /**
+         * Shuts the client's connection manager, which closes its connections: they belong to this client alone.
+         * Before, a closed client's connections stayed open until its manager was collected (a load of 8 left 9
+         * connections open, ss).
+         */
+        @Override
+        void close(XmlRpcTransportFactory factory) {
+            HttpClient http = ((XmlRpcCommonsTransportFactory) factory).getHttpClient();
+            if (http.getHttpConnectionManager() instanceof MultiThreadedHttpConnectionManager connections) {
+                connections.shutdown();
+            }
+        }
     },
     /**
      * The library's lite transport: HTTP/1.0, a new socket per call that it closes after the answer (it has no
@@ -61,6 +74,14 @@ enum ClientTransport {
 
     /** {@code gzip}: the transport must send gzip-compressed requests with their true length. */
     abstract XmlRpcTransportFactory factory(XmlRpcClient client, boolean gzip);
+
+    /**
+     * Closes what a client's factory of this transport holds. Nothing for SUN, whose connections are in the JDK's
+     * process-wide keep-alive cache, not the client's (java/manifest.json), nor for LITE, which closes every
+     * connection after its call.
+     */
+    void close(XmlRpcTransportFactory factory) {
+    }
 
     /** The transport {@code --transport} names in a client's arguments; SUN when absent. */
     static ClientTransport fromArgs(String[] args) {

@@ -14,9 +14,11 @@ import org.rpcmatrix.core.mapping.OperationClient;
  */
 public final class XmlRpcClient extends OperationClient {
     private final org.apache.xmlrpc.client.XmlRpcClient client;
+    private final ClientTransport transport;
 
-    private XmlRpcClient(org.apache.xmlrpc.client.XmlRpcClient client) {
+    private XmlRpcClient(org.apache.xmlrpc.client.XmlRpcClient client, ClientTransport transport) {
         this.client = client;
+        this.transport = transport;
     }
 
     public static XmlRpcClient connect(ClientOptions options) throws Exception {
@@ -43,7 +45,7 @@ public final class XmlRpcClient extends OperationClient {
         // reuses the connection from call to call (XmlRpcLoopbackTest checks that).
         client.setTransportFactory(transport.factory(client, gzip));
         client.setXmlWriterFactory(new CarriageReturnSafeXmlWriterFactory());
-        return new XmlRpcClient(client);
+        return new XmlRpcClient(client, transport);
     }
 
     /** Calls {@code op}; a fault is the contract's BenchError (faultCode, faultString). */
@@ -69,5 +71,6 @@ public final class XmlRpcClient extends OperationClient {
 
     @Override
     public void close() {
+        transport.close(client.getTransportFactory());
     }
 }

@@ -15,6 +15,7 @@ import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.adapter.ClientOptions;
 import org.rpcmatrix.core.adapter.ServerOptions;
 import org.rpcmatrix.core.contract.ProtocolRegistry;
+import org.rpcmatrix.core.testing.Connections;
 
 /** The client's --transport option and each of the three transports against this module's server. */
 class ClientTransportTest {
@@ -56,6 +57,32 @@ class ClientTransportTest {
             BenchError error = assertThrows(BenchError.class, () -> client.fail(42, "<&> boom"));
             assertEquals(42, error.code());
             assertEquals("<&> boom", error.getMessage());
+        }
+    }
+
+    /**
+     * A commons client's close closes its connections (the load command closes its clients after the load and
+     * expects their connections gone): before, they stayed open until the client's manager was collected.
+     */
+    @Test
+    void closingACommonsClientClosesItsConnection() throws Exception {
+        XmlRpcServer own = XmlRpcServer.start(new ServerOptions(ProtocolRegistry.load(IDL).require(Main.FAMILY),
+                "127.0.0.1", 0, IDL, null, Map.of()));
+        try {
+            ClientOptions options = new ClientOptions(ProtocolRegistry.load(IDL).require(Main.FAMILY), "127.0.0.1",
+                    own.port(), IDL, null);
+            XmlRpcClient client = XmlRpcClient.connect(options, ClientTransport.COMMONS);
+            client.ping();
+            assertEquals(1, Connections.to(own.port()));
+            client.close();
+            long open = Connections.to(own.port());
+            for (int i = 0; i < 40 && open > 0; i++) {
+                Thread.sleep(50);
+                open = Connections.to(own.port());
+            }
+            assertEquals(0, open, "connections still established after close");
+        } finally {
+            own.stop();
         }
     }
 }
