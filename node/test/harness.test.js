@@ -85,6 +85,31 @@ test('prepare, warmup, measure and samples: one sample per call, the buffer empt
   assert.deepEqual((await l.answer({ cmd: 'samples', workload: 'getItems10' })).samples_ns, []);
 });
 
+test('a connection per call: each workload call on an adapter made anew and closed; vectors and sessions are not', async () => {
+  const made = [];
+  const connect = async () => {
+    const adapter = { ...inProcess(), closed: false };
+    adapter.close = () => { adapter.closed = true; };
+    made.push(adapter);
+    return adapter;
+  };
+  const l = new CommandLoop(options('grpc'), connect);
+  const answer = await l.answer({ cmd: 'connect', connection: 'per-call' });
+  assert.equal(answer.connection, 'per-call');
+  assert.equal((await l.answer({ cmd: 'measure', workload: 'ping', calls: 4 })).calls, 4);
+  assert.deepEqual((await l.answer({ cmd: 'warmup', workload: 'getItems10', calls: 2 })), { ok: true, checked: 2 });
+  // the connect's own adapter (its ping), then one adapter per call, each used once and closed
+  assert.equal(made.length, 1 + 4 + 2);
+  assert.ok(made.slice(1).every((a) => a.calls === 1 && a.closed));
+  assert.equal(made[0].closed, false);
+  const sessions = new CommandLoop(options('rmi'), connect); // a protocol with remote objects
+  await sessions.answer({ cmd: 'connect', connection: 'per-call' });
+  assert.match((await sessions.answer({ cmd: 'measure', workload: 'calculatorSession', calls: 1 })).error, /no connection per call/);
+  // without it, one adapter for everything
+  const kept = new CommandLoop(options('grpc'), connect);
+  assert.equal((await kept.answer({ cmd: 'connect' })).connection, undefined);
+});
+
 test('measure goes on until min_ms, never past max_calls', async () => {
   const l = loop();
   await l.answer({ cmd: 'connect' });

@@ -24,6 +24,7 @@ class CommandLoop {
     this.target = options; // the server of the last connect: load opens its connections to it
     this.vectors = loadVectors(options.idl);
     this.workloads = loadWorkloads(options.idl);
+    this.perCall = false; // connect's "connection": "per-call": each workload call on a new connection
     this.arguments = new Map(); // built once per workload for the process's life
     this.buffers = new Map(); // per workload: one sample list per measure
   }
@@ -52,6 +53,8 @@ class CommandLoop {
     await client.call(PING, []);
     const answer = { instantiation_ns: Number(process.hrtime.bigint() - started) };
     if (client.facts && Object.keys(client.facts).length) answer.facts = client.facts;
+    this.perCall = command.connection === 'per-call';
+    if (this.perCall) answer.connection = 'per-call';
     return answer;
   }
 
@@ -78,7 +81,7 @@ class CommandLoop {
 
   async do_warmup(command) {
     const workload = this.supportedWorkload(command);
-    const client = this.connected();
+    const client = this.workloadClient(workload);
     const args = this.argsOf(workload);
     const calls = count(command, 'calls');
     const steady = command.until_steady;
@@ -89,7 +92,7 @@ class CommandLoop {
 
   async do_measure(command) {
     const workload = this.supportedWorkload(command);
-    const client = this.connected();
+    const client = this.workloadClient(workload);
     const args = this.argsOf(workload);
     const [calls, minMs, maxCalls] = window(command);
     const samples = await workloads.measure(client, workload, args, calls, minMs, maxCalls);
@@ -177,6 +180,29 @@ class CommandLoop {
   connected() {
     if (!this.client) throw new Error('not connected: send {"cmd": "connect"} first');
     return this.client;
+  }
+
+  // The connected adapter, or with a connection per call one whose every call is made on an adapter made anew,
+  // called once and closed, all inside the timed call (the handshake timed where a client that connects per call
+  // pays it), as Python's PerCallDriver does.
+  workloadClient(workload) {
+    const client = this.connected();
+    if (!this.perCall) return client;
+    if (workload.session) {
+      throw new Error(`${workload.name}: a session's calls share their remote objects' connection: no connection per call`);
+    }
+    const connect = this.connectAdapter;
+    const target = this.target;
+    return {
+      async call(operation, args) {
+        const adapter = await connect(target);
+        try {
+          return await adapter.call(operation, args);
+        } finally {
+          await adapter.close();
+        }
+      },
+    };
   }
 
   async close() {

@@ -24,12 +24,22 @@ class NoDelayAgent extends http.Agent {
   }
 }
 
+// The forward proxy of HTTP_PROXY (or http_proxy), as curl and urllib read it: { host, port }, or null.
+function proxyOf(env = process.env) {
+  const text = env.HTTP_PROXY || env.http_proxy;
+  if (!text) return null;
+  const url = new URL(text.includes('://') ? text : `http://${text}`);
+  return { host: url.hostname, port: Number(url.port) || 80 };
+}
+
 class HttpClient {
-  constructor(host, port, path, { gzip = false } = {}) {
+  constructor(host, port, path, { gzip = false, proxy = proxyOf() } = {}) {
     this.host = host;
     this.port = port;
     this.path = path;
     this.gzip = gzip;
+    // through a proxy: its connection, and the server named in the request line (absolute URI, RFC 9112 3.2.2)
+    this.proxy = proxy;
     this.agent = new NoDelayAgent();
   }
 
@@ -43,8 +53,18 @@ class HttpClient {
       headers['Accept-Encoding'] = 'gzip';
     }
     headers['Content-Length'] = payload.length;
+    const where = this.proxy
+      ? { host: this.proxy.host, port: this.proxy.port, path: `http://${hostPort(this.host, this.port)}${this.path}`, setHost: false }
+      : { host: this.host, port: this.port, path: this.path };
+    if (this.proxy) headers.Host = hostPort(this.host, this.port);
+    return this.send(where, headers, payload, true);
+  }
+
+  // One exchange; a request on a kept connection the peer had closed (a proxy that closes after each answer
+  // without saying so) is sent again once on a new one, as Node's documentation advises (request.reusedSocket).
+  send(where, headers, payload, again) {
     return new Promise((resolve, reject) => {
-      const request = http.request({ host: this.host, port: this.port, path: this.path, method: 'POST', agent: this.agent, headers, timeout: TIMEOUT_MS }, (response) => {
+      const request = http.request({ ...where, method: 'POST', agent: this.agent, headers, timeout: TIMEOUT_MS }, (response) => {
         const chunks = [];
         let length = 0;
         response.on('data', (chunk) => {
@@ -68,7 +88,10 @@ class HttpClient {
         response.on('error', reject);
       });
       request.on('timeout', () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
-      request.on('error', reject);
+      request.on('error', (e) => {
+        if (again && request.reusedSocket && e.code === 'ECONNRESET') resolve(this.send(where, headers, payload, false));
+        else reject(e);
+      });
       request.end(payload);
     });
   }
@@ -84,4 +107,8 @@ class HttpClient {
   }
 }
 
-module.exports = { HttpClient, NoDelayAgent };
+function hostPort(host, port) {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+module.exports = { HttpClient, NoDelayAgent, proxyOf };

@@ -1,0 +1,39 @@
+'use strict';
+// The shared HTTP client (src/httphost/client.js) through a forward proxy: HTTP_PROXY read as curl and urllib read
+// it, the proxy's connection used, the server named in the request line (absolute URI) and in Host.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const http = require('node:http');
+const { HttpClient, proxyOf } = require('../src/httphost/client');
+
+test('HTTP_PROXY is read as curl reads it', () => {
+  assert.equal(proxyOf({}), null);
+  assert.deepEqual(proxyOf({ HTTP_PROXY: 'http://198.18.0.5:8888' }), { host: '198.18.0.5', port: 8888 });
+  assert.deepEqual(proxyOf({ http_proxy: '198.18.0.5:3128' }), { host: '198.18.0.5', port: 3128 });
+});
+
+test('through a proxy: its connection, the server in the request line and in Host; a closed kept connection is sent again', async () => {
+  const seen = [];
+  // a stand-in proxy that answers itself and, as tinyproxy does, closes each client connection after its answer
+  const proxy = http.createServer((request, response) => {
+    seen.push({ url: request.url, host: request.headers.host });
+    request.resume();
+    request.on('end', () => {
+      response.setHeader('Content-Length', 2);
+      response.end('ok', () => request.socket.destroy());
+    });
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  try {
+    const client = new HttpClient('198.18.0.9', 8080, '/RPC2', { proxy: { host: '127.0.0.1', port: proxy.address().port } });
+    for (let i = 0; i < 3; i++) {
+      const answer = await client.post('<call/>', 'text/xml');
+      assert.equal(answer.body.toString(), 'ok');
+    }
+    client.close();
+    assert.deepEqual(seen.map((s) => s.url), Array(3).fill('http://198.18.0.9:8080/RPC2'));
+    assert.ok(seen.every((s) => s.host === '198.18.0.9:8080'));
+  } finally {
+    proxy.close();
+  }
+});
