@@ -64,6 +64,39 @@ namespace RpcMatrix.Tests
         }
 
         [Test]
+        public void AConnectionPerCallMakesEachWorkloadCallOnAClientOfItsOwn()
+        {
+            var made = new List<FakeClient>();
+            IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
+            var loop = new CommandLoop(idl, idl.Registry.Get("xmlrpc"), () => { var c = new FakeClient(); made.Add(c); return c; });
+            var output = new StringWriter();
+            loop.Run(new StringReader(string.Join("\n",
+                "{\"cmd\":\"connect\",\"connection\":\"per-call\"}",
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":4}",
+                "{\"cmd\":\"warmup\",\"workload\":\"getItems10\",\"calls\":2}") + "\n"), output);
+            var answers = output.ToString().Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries)
+                .Select(line => (Dictionary<string, object>)JsonParser.Parse(line)).ToList();
+            Assert.AreEqual("per-call", answers[0]["connection"]);
+            Assert.AreEqual(4, Number(answers[1], "calls"));
+            Assert.AreEqual(2, Number(answers[2], "checked"));
+            // connect's own client (its ping), then one client per call, each disposed after it
+            Assert.AreEqual(1 + 4 + 2, made.Count);
+            Assert.AreEqual(1, made[0].Calls, "connect's client made its ping only");
+            Assert.IsTrue(made.Skip(1).All(c => c.Disposed));
+            Assert.AreEqual(4, made.Skip(1).Take(4).Sum(c => c.Calls), "a ping per client");
+        }
+
+        [Test]
+        public void HttpProxyIsReadAsCurlReadsIt()
+        {
+            Assert.IsNull(RpcMatrix.Core.Http.HttpPostClient.ProxyOf(null));
+            var proxy = (System.Net.WebProxy)RpcMatrix.Core.Http.HttpPostClient.ProxyOf("198.18.0.5:8888");
+            Assert.AreEqual(new Uri("http://198.18.0.5:8888/"), proxy.Address);
+            Assert.IsFalse(proxy.BypassProxyOnLocal);
+            Assert.IsFalse(proxy.IsBypassed(new Uri("http://198.18.0.6:9000/RPC2")));
+        }
+
+        [Test]
         public void AnswersEveryCommandOnItsOwnLine()
         {
             var client = new FakeClient();

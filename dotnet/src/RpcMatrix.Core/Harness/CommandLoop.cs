@@ -20,6 +20,8 @@ namespace RpcMatrix.Core.Harness
         private readonly ReferenceBench reference = new ReferenceBench();
         private readonly Dictionary<string, PreparedWorkload> prepared = new Dictionary<string, PreparedWorkload>();
         private IBenchClient client;
+        // connect's "connection": "per-call" (runner/PROTOCOL.md): each workload call on a new connection
+        private bool perCall;
 
         public CommandLoop(IdlFiles idl, Protocol protocol, Func<IBenchClient> connect)
         {
@@ -132,6 +134,11 @@ namespace RpcMatrix.Core.Harness
             var answer = Ok();
             answer["instantiation_ns"] = MonotonicClock.ElapsedNanoseconds(start, end);
             answer["facts"] = RuntimeFacts.Collect();
+            perCall = command.Has("connection") && command.Text("connection") == "per-call";
+            if (perCall)
+            {
+                answer["connection"] = "per-call";
+            }
             return answer;
         }
 
@@ -174,9 +181,10 @@ namespace RpcMatrix.Core.Harness
             PreparedWorkload workload = Remote(command);
             int calls = command.Count("calls");
             IBench remote = Connected();
+            Func<IBench, object> call = CallOf(workload);
             for (int i = 0; i < calls; i++)
             {
-                string difference = Check(workload, workload.Call(remote));
+                string difference = Check(workload, call(remote));
                 if (difference != null)
                 {
                     return Failure("warm-up call " + (i + 1) + " of " + workload.Workload.Name + ": " + difference);
@@ -195,6 +203,7 @@ namespace RpcMatrix.Core.Harness
             double tolerance = steady.Number("tolerance", 0.1);
             long maxMs = (long)steady.Number("max_ms", 4000);
             IBench remote = Connected();
+            Func<IBench, object> call = CallOf(workload);
             var medians = new List<long>();
             var batch = new long[calls];
             long begin = MonotonicClock.Now();
@@ -205,7 +214,7 @@ namespace RpcMatrix.Core.Harness
                 for (int i = 0; i < calls; i++)
                 {
                     long start = MonotonicClock.Now();
-                    object actual = workload.Call(remote);
+                    object actual = call(remote);
                     batch[i] = MonotonicClock.ElapsedNanoseconds(start, MonotonicClock.Now());
                     string difference = Check(workload, actual);
                     if (difference != null)
@@ -235,11 +244,35 @@ namespace RpcMatrix.Core.Harness
             PreparedWorkload workload = Remote(command);
             int calls = command.Count("calls");
             IBench remote = Connected();
-            workload.Samples.Add(Repetition.Measure(workload.Call, remote, calls,
+            workload.Samples.Add(Repetition.Measure(CallOf(workload), remote, calls,
                 command.Count("min_ms", 0), command.Count("max_calls", calls)));
             var answer = Ok();
             answer["calls"] = workload.Samples[workload.Samples.Count - 1].Count;
             return answer;
+        }
+
+        /// <summary>
+        /// The workload's call on the connected client, or with a connection per call one made on a client made anew,
+        /// called once and disposed, all inside the timed call (the handshake timed where a client that connects per
+        /// call pays it), as Python's PerCallDriver does.
+        /// </summary>
+        private Func<IBench, object> CallOf(PreparedWorkload workload)
+        {
+            if (!perCall)
+            {
+                return workload.Call;
+            }
+            if (workload.Operation == null)
+            {
+                throw new ArgumentException(workload.Workload.Name + ": a session's calls share their remote objects' connection: no connection per call");
+            }
+            return ignored =>
+            {
+                using (IBenchClient fresh = connect())
+                {
+                    return workload.Call(fresh);
+                }
+            };
         }
 
         private Dictionary<string, object> Samples(Command command)

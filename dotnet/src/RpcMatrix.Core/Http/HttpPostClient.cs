@@ -19,6 +19,14 @@ namespace RpcMatrix.Core.Http
     /// </summary>
     public sealed class HttpPostClient : IDisposable
     {
+        /// <summary>
+        /// The forward proxy of HTTP_PROXY (or http_proxy), as curl and urllib read it, or none: the runner's
+        /// --proxy http variant starts the client with it (runner/README.md, Variants). None: Proxy = null, no
+        /// proxy lookup.
+        /// </summary>
+        internal static readonly IWebProxy EnvironmentProxy = ProxyOf(
+            Environment.GetEnvironmentVariable("HTTP_PROXY") ?? Environment.GetEnvironmentVariable("http_proxy"));
+
         private static int clients;
 
         private readonly string connectionGroup = "rpcmatrix-" + Interlocked.Increment(ref clients);
@@ -39,7 +47,7 @@ namespace RpcMatrix.Core.Http
             this.gzip = gzip;
             ServicePointManager.Expect100Continue = false;
             ServicePointManager.UseNagleAlgorithm = false;
-            servicePoint = ServicePointManager.FindServicePoint(uri, null); // the requests' (Proxy = null)
+            servicePoint = ServicePointManager.FindServicePoint(uri, EnvironmentProxy); // the requests' own
             servicePoint.Expect100Continue = false;
             servicePoint.UseNagleAlgorithm = false;
         }
@@ -55,9 +63,11 @@ namespace RpcMatrix.Core.Http
                 request.Accept = accept;
             }
             request.UserAgent = "rpcmatrix-dotnet";
-            request.KeepAlive = true;
+            // through a proxy, a connection per request: tinyproxy 1.11 closes each client connection after its answer
+            // without saying so, and Mono's next request on the kept connection failed (ReceiveFailure)
+            request.KeepAlive = EnvironmentProxy == null;
             request.ConnectionGroupName = connectionGroup;
-            request.Proxy = null;
+            request.Proxy = EnvironmentProxy;
             request.Timeout = 300000;
             request.ReadWriteTimeout = 300000;
             if (gzip)
@@ -96,6 +106,16 @@ namespace RpcMatrix.Core.Http
         public void Dispose()
         {
             servicePoint.CloseConnectionGroup(connectionGroup);
+        }
+
+        public static IWebProxy ProxyOf(string text)
+        {
+            if (string.IsNullOrEmpty(text))
+            {
+                return null;
+            }
+            // every address through it: the suite's servers sit at addresses a bypass list would take as local
+            return new WebProxy(new Uri(text.Contains("://") ? text : "http://" + text)) { BypassProxyOnLocal = false };
         }
     }
 }
