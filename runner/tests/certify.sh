@@ -127,7 +127,7 @@ print(json.dumps({"ready": True, "port": s.getsockname()[1]}), flush=True)
 held = [s.accept() for _ in range(8)]
 time.sleep(600)')
   mkdir -p "$rogue"
-  cp "$ROOT/secrets/"* "$rogue/"
+  cp -r "$ROOT/secrets/." "$rogue/"
   cp "$ROOT/secrets/rogue-ca.crt" "$rogue/ca.crt" # the clients trust another CA than the one that signed the server
   port=$(serve grpc-tls "$ROOT/.venv/bin/python" -m rpcmatrix.grpc server --protocol grpc-tls --host 127.0.0.1 \
     --port 0 --idl "$ROOT/idl" --secrets "$ROOT/secrets")
