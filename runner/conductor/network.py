@@ -74,6 +74,11 @@ def resolve(text: str, path: Path = NETWORKS) -> dict:
     return {"name": "custom", "why": "given on the command line", "spec": text, **parse_spec(text)}
 
 
+def asked_delay_us(network: dict) -> int:
+    """The delay asked, both ways summed (0 for loopback)."""
+    return sum(network[d]["delay_us"] for d in DIRECTIONS)
+
+
 def shaped(network: dict) -> bool:
     return any(v for d in DIRECTIONS for v in network[d].values())
 
@@ -88,7 +93,7 @@ def shell_plan(network: dict) -> str:
         # a bucket of a millisecond at the rate, at least two frames: tbf hands bigger (GSO) packets over in frames
         burst = max(a["rate_bit"] // 8000, 3028) if a["rate_bit"] else 0
         lines.append(f"{d}\t{a['delay_us']}\t{a['rate_bit']}\t{a['loss']:.6g}\t{burst}")
-    rtt_us = 2 * DELAY_US + sum(network[d]["delay_us"] for d in DIRECTIONS)
+    rtt_us = 2 * DELAY_US + asked_delay_us(network)
     calls = max(20, min(1000, 1_000_000 // rtt_us))
     lines.append(f"floor\t{calls // 2} {calls} 0 {calls} 1")
     rates = [network[d]["rate_bit"] for d in DIRECTIONS if network[d]["rate_bit"]]
@@ -139,7 +144,7 @@ def check(run: Path) -> dict:
     network = json.loads((run / PLAN).read_text())
     folder, checks, measured = run / "network", [], {}
     bare, shaped_ = _median_us(folder / "bare"), _median_us(folder / "shaped")
-    asked = sum(network[d]["delay_us"] for d in DIRECTIONS)
+    asked = asked_delay_us(network)
     got = None if bare is None or shaped_ is None else shaped_ - bare
     measured |= {"rtt_bare_us": bare, "rtt_shaped_us": shaped_, "delay_us": got}
     checks.append({"what": "delay (both ways)", "asked": asked, "measured": got, "unit": "us",

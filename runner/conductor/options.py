@@ -439,7 +439,8 @@ def begin(args: list[str], command: str) -> int:
         # cells at once on pinned CPUs would queue the lanes' clients on one CPU and their servers on the other
         settings |= {"lanes": resolved["lanes"], "command_timeout": o.command_timeout or resolved["command_timeout_s"],
                      "count_calls": resolved["count_calls"], "pin": int(not o.no_pin and resolved["lanes"] == 1),
-                     "pin_reason": "--no-pin" if o.no_pin and resolved["lanes"] == 1 else "", **floor_counts(resolved)}
+                     "pin_reason": "--no-pin" if o.no_pin and resolved["lanes"] == 1 else "",
+                     **floor_counts(resolved, network.asked_delay_us(o.network))}
         if there:
             (out / "plan" / "ssh.argv").write_bytes(b"".join(a.encode() + b"\0" for a in there["ssh_argv"]))
             settings |= {"remote_ssh": out / "plan" / "ssh.argv", "remote_checkout": there["checkout"],
@@ -466,14 +467,24 @@ def begin(args: list[str], command: str) -> int:
     return 0
 
 
-def floor_counts(profile: dict) -> dict:
+# A floor over a network with a delay makes at most this many seconds of round trips (the delay asked, both ways):
+# Juric's counts, 22,000 round trips, would take 11 minutes over a 30 ms WAN, and a floor is taken beside every cell.
+FLOOR_DELAY_BUDGET_S = 10
+
+
+def floor_counts(profile: dict, delay_us: int = 0) -> dict:
     """The floor's client counts: a small workload's, with ten times its warm-up; the floor taken right after a
-    cell, a tenth of that warm-up and one repetition (about 0.2 s)."""
+    cell, a tenth of that warm-up and one repetition (about 0.2 s). Over a delay (`delay_us`, both ways), warm-up and
+    calls scaled down together to FLOOR_DELAY_BUDGET_S of round trips, at least 20 calls a repetition."""
     small = profile.get("small")
     if not profile["floor"] or not small:
         return {"floor": "", "floor_after": ""}
     warmup, calls, min_ms = small["warmup"] * 10, small["calls"], small.get("min_ms", 0)
-    max_calls, reps = small.get("max_calls", calls), small["repetitions"]
+    reps = small["repetitions"]
+    if delay_us:
+        scale = min(1.0, FLOOR_DELAY_BUDGET_S * 1e6 / delay_us / (warmup + calls * reps))
+        warmup, calls = int(warmup * scale), max(20, int(calls * scale))
+    max_calls = min(small.get("max_calls", calls), calls) if delay_us else small.get("max_calls", calls)
     return {"floor": f"{warmup} {calls} {min_ms} {max_calls} {reps}",
             "floor_after": f"{warmup // 10} {calls} {min_ms} {max_calls} 1"}
 

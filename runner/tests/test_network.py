@@ -117,3 +117,16 @@ def test_rate_and_loss_outside_their_tolerances_are_refused(tmp_path):
     assert not network.check(_run(tmp_path / "d", "wan", rate=20e6, loss=(0, 100_000)))["accepted"]
     # too few packets to tell: refused, however many were dropped
     assert not network.check(_run(tmp_path / "e", "wan", rate=20e6, loss=(1, 999)))["accepted"]
+
+
+def test_the_floor_over_a_delay_is_bounded_in_time():
+    juric = {"floor": True, "small": {"warmup": 1000, "calls": 1000, "repetitions": 12, "min_ms": 0}}
+    assert options.floor_counts(juric)["floor"] == "10000 1000 0 1000 12"
+    wan = network.resolve("wan")
+    warmup, calls, _, max_calls, reps = map(int, options.floor_counts(juric, network.asked_delay_us(wan))["floor"]
+                                             .split())
+    # 30 ms of round trip: at most FLOOR_DELAY_BUDGET_S of them, the repetitions kept, never under 20 calls each
+    assert reps == 12 and calls >= 20 and max_calls == calls
+    assert (warmup + calls * reps) * 0.030 <= options.FLOOR_DELAY_BUDGET_S + 20 * 12 * 0.030
+    lan = network.resolve("lan")  # 0.2 ms: 22,000 round trips are 4.4 s, under the budget: as they were
+    assert options.floor_counts(juric, network.asked_delay_us(lan))["floor"] == "10000 1000 0 1000 12"
