@@ -24,13 +24,14 @@ study-networks: setup
     set -euo pipefail
     stamp=$(date -u +%Y%m%dT%H%M%SZ)
     study() { # PROFILE PROTOCOLS STUDIES NETWORK...: a run per network, then the study's table across them
-      local profile="$1" protocols="$2" studies="$3" network
+      local profile="$1" protocols="$2" cells="" studies="$3" network protocol
       local -a runs=() beside=()
+      for protocol in ${protocols//,/ }; do cells+="${cells:+,}$protocol/java→java"; done # the study's own stack
       shift 3
       for network in "$@"; do
         runs+=("results/$stamp-$profile-$network")
-        runner/rpcmatrix run --profile "$profile" --protocol "$protocols" --client java --server java \
-          --network "$network" --out "${runs[-1]}"
+        runner/rpcmatrix run --profile "$profile" --protocol "$protocols" --cell "$cells" --network "$network" \
+          --out "${runs[-1]}"
       done
       for network in "${runs[@]:1}"; do beside+=(--beside "$network"); done
       PYTHONPATH=runner .venv/bin/python -m analysis studies "${runs[0]}" "${beside[@]}" --study "$studies" >/dev/null
