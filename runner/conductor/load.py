@@ -135,7 +135,8 @@ def point_of(answer: dict) -> dict:
     latency = percentiles(answer, "latency") or {}
     return {key: answer.get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
                                              "dropped", "hung")} \
-        | {"p50_us": latency.get("p50"), "p99_us": latency.get("p99")}
+        | {"p50_us": latency.get("p50"), "p99_us": latency.get("p99"),
+           "service_p99_us": (percentiles(answer, "service") or {}).get("p99")}
 
 
 def point_of_record(rec: dict) -> dict:
@@ -143,7 +144,9 @@ def point_of_record(rec: dict) -> dict:
     latency = rec.get("latency_us") or {}
     return {key: rec["load"].get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
                                                    "dropped", "hung")} | {"p50_us": latency.get("p50"),
-                                                                           "p99_us": latency.get("p99")}
+                                                                           "p99_us": latency.get("p99"),
+                                                                           "service_p99_us": (rec.get("service_us")
+                                                                                              or {}).get("p99")}
 
 
 def answers(cell_dir: Path) -> dict[str, dict]:
@@ -169,7 +172,8 @@ def within(point: dict, bound: float | None) -> bool:
 
 def knee(points: dict[str, dict], s: dict) -> dict:
     """The highest offered rate within the bound below which every rate tried is within it too, and the lowest
-    rate beyond it: {"rate", "beyond", "bound_us"} (None where there is none)."""
+    rate beyond it: {"rate", "beyond", "bound_us", "generator_bound": whether that rate is beyond only because the
+    generator sent late (generator_late)} (None where there is none)."""
     one = points.get(point_name(s["workload"], "closed", 1))
     base = one.get("p50_us") if one else None
     bound = base * s["p99_multiple"] if base is not None else None
@@ -182,7 +186,20 @@ def knee(points: dict[str, dict], s: dict) -> dict:
         else:
             beyond = offered
             break
-    return {"rate": rate, "beyond": beyond, "bound_us": bound}
+    beyond_point = dict(rates).get(beyond) if beyond is not None else None
+    return {"rate": rate, "beyond": beyond, "bound_us": bound,
+            "generator_bound": bool(beyond_point) and generator_late(beyond_point, bound)}
+
+
+def generator_late(point: dict, bound: float | None) -> bool:
+    """A point beyond the bound only because the generator sent its calls late: their service time's p99 within the
+    bound, nothing failed or lost, the rate achieved, the latency from the intended send beyond it. The server kept
+    up and the client's schedule slipped (its workers all busy when a Poisson burst came, or woken late): the first
+    rate beyond the knee is the generator's, not the server's, and the knee is at least the rate before it."""
+    service = point.get("service_p99_us")
+    return (bound is not None and service is not None and service <= bound < (point.get("p99_us") or 0)
+            and not point.get("errors") and not dropped(point) and not point.get("hung")
+            and (point.get("achieved_per_s") or 0) >= ACHIEVED_SHARE * (point.get("offered_per_s") or 0))
 
 
 def best_closed(points: dict[str, dict]) -> float:

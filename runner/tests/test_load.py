@@ -75,6 +75,20 @@ def test_the_commands_state_every_setting():
     assert line[0] == "ping@open-2400" and json.loads(line[8]) == opened
 
 
+def test_a_rate_beyond_the_knee_only_because_the_generator_sent_late_is_the_generators():
+    points = {"ping@closed-1": point("closed", 1, 10_000, [100_000] * 100),
+              "ping@open-5000": point("open", 4, 5_000, [150_000] * 100, offered=5_000)}
+    # 10,000/s: the latency from the intended send is 5 ms, the service 200 µs: the generator's schedule slipped
+    late = point("open", 4, 10_000, [5_000_000] * 100, offered=10_000) | {"service_p99_us": 200.0}
+    found = load.knee(points | {"ping@open-10000": late}, S)
+    assert (found["rate"], found["beyond"], found["generator_bound"]) == (5_000, 10_000, True)
+    # served late too: the server's
+    slow = late | {"service_p99_us": 4_000.0}
+    assert load.knee(points | {"ping@open-10000": slow}, S)["generator_bound"] is False
+    # calls dropped: not a clean point, not the generator's alone
+    assert load.knee(points | {"ping@open-10000": late | {"dropped": 500}}, S)["generator_bound"] is False
+
+
 def test_open_loop_workers_follow_littles_law_from_the_closed_loop():
     # one call in flight made 10,000/s (100 µs each), four made 20,000/s (200 µs each)
     points = {"ping@closed-1": point("closed", 1, 10_000, [100_000] * 100),

@@ -91,7 +91,9 @@ def knee_table(ctx: Context, protocol: str, settings: dict) -> Table:
         best = max((r["load"]["achieved_per_s"] or 0 for r in recs
                     if r["status"] == "pass" and r["point"]["mode"] == "closed"), default=None)
         cpu = cpu_rate(recs, settings["cpu_share"])
-        rows.append([Code(cell), driver_text(ctx, cell), _rate(best), _rate(found["rate"]), _rate(found["beyond"]),
+        beyond = Text(_rate(found["beyond"]), " (the generator's: sent late, served in time)"
+                      if found["generator_bound"] else "")
+        rows.append([Code(cell), driver_text(ctx, cell), _rate(best), _rate(found["rate"]), beyond,
                      _us(found, "bound_us"), _rate(cpu), overload_text(recs)])
     return Table(["cell", "client", "best closed loop", "knee", "first rate beyond", "p99 bound",
                   f"rate at {settings['cpu_share']:.0%} server CPU", "overload, then recovery"], rows)
@@ -147,7 +149,9 @@ def load_points(ctx: Context) -> list:
         "latency the closed loop had at that throughput), at least "
         f"{settings['open_min_in_flight']} and at most {settings['open_in_flight']}, a connection each. The knee is "
         f"the highest rate whose p99 stays within {settings['p99_multiple']} times the p50 of one call at a time, "
-        "with every rate below it within too, nothing failed or dropped and 97% of the rate achieved. Overload: "
+        "with every rate below it within too, nothing failed or dropped and 97% of the rate achieved; a first rate "
+        "beyond it whose calls the server served within the bound (service p99) but the generator sent late "
+        "(dispatch) is the generator's: the knee is at least the rate before it. Overload: "
         f"{settings['overload']['factor']} times the knee for {settings['overload']['duration_ms']} ms, then one call "
         "at a time again. CPU: each side's cgroup CPU read around the point's command, as a share of one CPU over "
         f"the time its load ran ({settings['warmup_ms']} ms before the window and the window: opening 64 connections "
