@@ -26,22 +26,29 @@ def test_iiop_port_is_read_from_an_ior():
     assert iiop_port(ior) == 39553
 
 
-@pytest.mark.parametrize("protocol", ["corba-ior", "corba-naming"])
-def test_python_client_against_python_server(idl, repository, tmp_path, protocol):
-    if protocol == "corba-naming" and shutil.which(OMNINAMES) is None:
-        pytest.skip("omniNames (Debian omniorb-nameserver) is not installed")
+def session(protocol: str, repository, tmp_path, commands: list[dict]) -> list[dict]:
+    """The Python client's answers to `commands` against a Python server of `protocol` sharing the cell folder (its
+    IORs), every answer ok and the server stopped cleanly."""
     cell = ["--cell", str(tmp_path)]
     server, port = start_server("rpcmatrix.corba", protocol, repository, extra=cell)
     try:
-        answers = run_client("rpcmatrix.corba", protocol, repository, port, [
-            {"cmd": "connect"}, {"cmd": "vectors"},
-            {"cmd": "prepare", "workload": "calculatorSession"},
-            {"cmd": "warmup", "workload": "calculatorSession", "calls": 3},
-            {"cmd": "quit"}], extra=cell)
+        answers = run_client("rpcmatrix.corba", protocol, repository, port, commands, extra=cell)
     finally:
         server.terminate()
         assert server.wait(10) == 0
     assert all(a["ok"] for a in answers), answers
+    return answers
+
+
+@pytest.mark.parametrize("protocol", ["corba-ior", "corba-naming"])
+def test_python_client_against_python_server(idl, repository, tmp_path, protocol):
+    if protocol == "corba-naming" and shutil.which(OMNINAMES) is None:
+        pytest.skip("omniNames (Debian omniorb-nameserver) is not installed")
+    answers = session(protocol, repository, tmp_path, [
+        {"cmd": "connect"}, {"cmd": "vectors"},
+        {"cmd": "prepare", "workload": "calculatorSession"},
+        {"cmd": "warmup", "workload": "calculatorSession", "calls": 3},
+        {"cmd": "quit"}])
     results = answers[1]["results"]
     assert_all_pass_or_lacked(idl, protocol, results)
     assert {r["id"] for r in results if r["id"].startswith("calculator_") and r["status"] == "pass"} == {
@@ -51,18 +58,11 @@ def test_python_client_against_python_server(idl, repository, tmp_path, protocol
 def test_the_command_loops_connection_outlives_a_load(repository, tmp_path):
     # The load command's clients share the process's one ORB with the command loop's: closing them left every later
     # call failing with ORBHasShutdown (runner/PROTOCOL.md#load).
-    cell = ["--cell", str(tmp_path)]
-    server, port = start_server("rpcmatrix.corba", "corba-ior", repository, extra=cell)
-    try:
-        answers = run_client("rpcmatrix.corba", "corba-ior", repository, port, [
-            {"cmd": "connect"},
-            {"cmd": "load", "workload": "ping", "connections": 8, "in_flight": 8, "duration_ms": 200},
-            {"cmd": "prepare", "workload": "ping"},
-            {"cmd": "measure", "workload": "ping", "calls": 5},
-            {"cmd": "quit"}], extra=cell)
-    finally:
-        server.terminate()
-        assert server.wait(10) == 0
-    assert all(a["ok"] for a in answers), answers
+    answers = session("corba-ior", repository, tmp_path, [
+        {"cmd": "connect"},
+        {"cmd": "load", "workload": "ping", "connections": 8, "in_flight": 8, "duration_ms": 200},
+        {"cmd": "prepare", "workload": "ping"},
+        {"cmd": "measure", "workload": "ping", "calls": 5},
+        {"cmd": "quit"}])
     assert answers[1]["calls"] > 0 and answers[1]["errors"] == 0, answers[1]
     assert answers[3]["calls"] == 5

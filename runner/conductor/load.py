@@ -129,24 +129,25 @@ def timing_line(s: dict, mode: str, number: float, points: dict[str, dict] | Non
     return "\t".join([*map(str, columns), *(json.dumps(c) for c in commands)]) + "\n"
 
 
+POINT_COUNTS = ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors", "dropped", "hung")
+
+
+def _point(counts: dict, latency: dict | None, service: dict | None) -> dict:
+    latency, service = latency or {}, service or {}
+    return {key: counts.get(key) for key in POINT_COUNTS} | {
+        "p50_us": latency.get("p50"), "p99_us": latency.get("p99"), "service_p99_us": service.get("p99")}
+
+
 def point_of(answer: dict) -> dict:
-    """What the rules below read of a point: its counts and its latency p99 (µs), from a client's answer."""
+    """What the rules below read of a point: its counts, its latency p50 and p99 and its service p99 (µs), from a
+    client's answer."""
     from .load_fold import percentiles  # reading the histograms lives with the fold
-    latency = percentiles(answer, "latency") or {}
-    return {key: answer.get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
-                                             "dropped", "hung")} \
-        | {"p50_us": latency.get("p50"), "p99_us": latency.get("p99"),
-           "service_p99_us": (percentiles(answer, "service") or {}).get("p99")}
+    return _point(answer, percentiles(answer, "latency"), percentiles(answer, "service"))
 
 
 def point_of_record(rec: dict) -> dict:
     """The same from a point's record (load_fold.point_record), for the report."""
-    latency = rec.get("latency_us") or {}
-    return {key: rec["load"].get(key) for key in ("mode", "in_flight", "offered_per_s", "achieved_per_s", "errors",
-                                                   "dropped", "hung")} | {"p50_us": latency.get("p50"),
-                                                                           "p99_us": latency.get("p99"),
-                                                                           "service_p99_us": (rec.get("service_us")
-                                                                                              or {}).get("p99")}
+    return _point(rec["load"], rec.get("latency_us"), rec.get("service_us"))
 
 
 def answers(cell_dir: Path) -> dict[str, dict]:

@@ -40,7 +40,12 @@ namespace RpcMatrix.Tests
         private static List<Dictionary<string, object>> Run(FakeClient client, string protocol, params string[] commands)
         {
             IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
-            var loop = new CommandLoop(idl, idl.Registry.Get(protocol), () => { connects++; return client; });
+            return Answers(new CommandLoop(idl, idl.Registry.Get(protocol), () => { connects++; return client; }), commands);
+        }
+
+        /// <summary>The loop's answers to the commands, one parsed line each.</summary>
+        private static List<Dictionary<string, object>> Answers(CommandLoop loop, params string[] commands)
+        {
             var output = new StringWriter();
             loop.Run(new StringReader(string.Join("\n", commands) + "\n"), output);
             return output.ToString().Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries)
@@ -69,13 +74,10 @@ namespace RpcMatrix.Tests
             var made = new List<FakeClient>();
             IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
             var loop = new CommandLoop(idl, idl.Registry.Get("xmlrpc"), () => { var c = new FakeClient(); made.Add(c); return c; });
-            var output = new StringWriter();
-            loop.Run(new StringReader(string.Join("\n",
+            var answers = Answers(loop,
                 "{\"cmd\":\"connect\",\"connection\":\"per-call\"}",
                 "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":4}",
-                "{\"cmd\":\"warmup\",\"workload\":\"getItems10\",\"calls\":2}") + "\n"), output);
-            var answers = output.ToString().Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries)
-                .Select(line => (Dictionary<string, object>)JsonParser.Parse(line)).ToList();
+                "{\"cmd\":\"warmup\",\"workload\":\"getItems10\",\"calls\":2}");
             Assert.AreEqual("per-call", answers[0]["connection"]);
             Assert.AreEqual(4, Number(answers[1], "calls"));
             Assert.AreEqual(2, Number(answers[2], "checked"));
@@ -260,13 +262,10 @@ namespace RpcMatrix.Tests
                 return clients[clients.Count - 1];
             });
             loop.Retarget = (newHost, newPort) => { host = newHost ?? host; port = newPort; };
-            var output = new StringWriter();
-            loop.Run(new StringReader(string.Join("\n",
+            var answers = Answers(loop,
                 "{\"cmd\":\"connect\"}",
                 "{\"cmd\":\"connect\",\"host\":\"198.18.0.2\",\"port\":4242}",
-                "{\"cmd\":\"connect\",\"port\":70000}") + "\n"), output);
-            var answers = output.ToString().Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries)
-                .Select(line => (Dictionary<string, object>)JsonParser.Parse(line)).ToList();
+                "{\"cmd\":\"connect\",\"port\":70000}");
             Assert.IsTrue((bool)answers[0]["ok"]);
             Assert.IsTrue((bool)answers[1]["ok"]);
             Assert.IsFalse((bool)answers[2]["ok"]);

@@ -107,8 +107,9 @@ class HttpClient {
   }
 }
 
+// host:port as a URL's authority has it, an IPv6 address in brackets.
 function hostPort(host, port) {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-module.exports = { HttpClient, NoDelayAgent, proxyOf };
+module.exports = { HttpClient, NoDelayAgent, proxyOf, hostPort };

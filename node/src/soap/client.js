@@ -11,7 +11,7 @@ const axios = require('axios');
 const soap = require('soap');
 const { OPERATIONS, BY_NAME } = require('../contract/operations');
 const { BenchError } = require('../contract/errors');
-const { HttpClient, NoDelayAgent } = require('../httphost/client');
+const { HttpClient, NoDelayAgent, hostPort } = require('../httphost/client');
 const { WSDL_FILE, PORTS } = require('./wsdl');
 const { writer, reader, CUSTOM_DESERIALIZER } = require('./mapping');
 const wsse = require('./wsse');
@@ -81,7 +81,7 @@ class SoapClient {
     this.client = client;
     this.connection = connection;
     this.port = client.BenchService[PORTS[version]];
-    this.url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}${PATH}`;
+    this.url = `http://${hostPort(options.host, options.port)}${PATH}`;
     this.facts = { soap: version, wsse: security };
     this.trust = security === wsse.SIGNATURE ? new wsse.Trust(wsse.secret(options, 'ca.crt')) : null;
     this.plain = null;
@@ -93,7 +93,7 @@ class SoapClient {
     if (!PORTS[version]) throw new Error(`unknown SOAP version ${version}`);
     const security = wsse.securityOf(options);
     const connection = transport();
-    const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}${PATH}`;
+    const url = `http://${hostPort(options.host, options.port)}${PATH}`;
     const client = await soap.createClientAsync(WSDL_FILE, clientOptions(version, url, connection.request));
     const made = new SoapClient(options, version, security, client, connection);
     if (security !== 'none') client.setSecurity(made.credential());
