@@ -164,14 +164,10 @@ def base_record(run: Path, cell: dict, workload: str, pass_no: int, facts: dict)
     }
 
 
-_NETWORKS: dict[Path, dict | None] = {}
-
-
+@functools.cache
 def _network(run: Path) -> dict | None:
     """The run's network scenario, asked and measured (network.of_run), read once per run."""
-    if run not in _NETWORKS:
-        _NETWORKS[run] = network.of_run(run)
-    return _NETWORKS[run]
+    return network.of_run(run)
 
 
 def _json_or_none(path: Path) -> dict | None:
