@@ -15,6 +15,12 @@ def wire(run: dict) -> str:
     if setup is None:
         return run.get("wire") or "not recorded"
     net = setup["network"]
+    if not net["netns"] and net.get("segments") == "nftables-host":
+        return (f"counted on the clients' host: {net.get('reason')}; in a separate pass per workload (at least "
+                "count_ms, at most count_calls calls), the TCP payload this host sent to and received from the "
+                "servers' address (its SSH port's traffic excepted) and the bare ACKs, from nftables counters on its "
+                "output and input hooks; its offloads as they are, so the segments carrying payload and the frames "
+                "are not counted (a counted segment may be several on the wire), nor are resent bytes told apart")
     if not net["netns"]:
         return f"not measured: {net.get('reason') or 'no network namespaces'} (client and server on 127.0.0.1)"
     offloads = (f"at their defaults while timing ({net['offloads_default']}), off while counting"

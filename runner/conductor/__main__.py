@@ -7,6 +7,7 @@
     proxy-ready --run RUN --pid PID         whether the proxy of --proxy http listens (proxy.py)
     k8s RUN-OPTIONS --out DIR               the manifests that run the planned run on a cluster (k8s.py)
     network-check --run RUN                 the network scenario's self-test: accepted or refused (network.py)
+    wire-rules TABLE DIRECTION HOOK MATCH   nftables' counters of one direction of the counting pass (wire.py)
 
 Each command imports only the modules it uses: the runner calls cell-start and cell-end once per cell."""
 import argparse
@@ -156,6 +157,10 @@ def main(argv=None) -> int:
         return plan(argv[1:])
     if argv[:1] == ["k8s"]:
         return k8s(argv[1:])
+    if argv[:1] == ["wire-rules"] and len(argv) == 5:  # the shell pipes them to nft -f - (runner/lib/netns.sh)
+        from .wire import counter_rules
+        print(counter_rules(*argv[1:]), end="")
+        return 0
     if argv[:1] == ["begin"]:  # the runner's own options, parsed by options.py
         if len(argv) < 2 or argv[1] in ("-h", "--help", "help"):
             from .options import USAGE

@@ -48,7 +48,10 @@ class Run:
         return known_failures.vectors_allow_timing(entries, cell["name"], vectors)
 
     def pattern(self, cell: dict, role: str) -> str:
-        """The compiler threads a warm-up waits for: none when the profile skips the implementations' JIT warm-up."""
+        """The compiler threads a warm-up waits for: none when the profile skips the implementations' JIT warm-up,
+        nor a server's on another host (--server-host: its threads are not read there; its calls' latency is)."""
+        if role == "server" and self.options.get("remote"):
+            return ""
         return cell[f"{role}_jit_threads"] if self.profile["implementation_warmup"] else ""
 
 

@@ -146,8 +146,9 @@ def setup_of(facts: dict[str, str], lanes: int, keep_processes: bool) -> dict:
                     **({"server_netns": facts.get("server_netns"), "client_netns": facts.get("client_netns"),
                         "server_ip": facts.get("server_ip"), "client_ip": facts.get("client_ip"),
                         "client_tcp_tw_reuse": 1, "offloads_default": facts.get("offloads") or None,
-                        "early_retrans": _int(facts.get("early_retrans")),
-                        "segments": facts.get("segments") or None} if netns else {})},
+                        "early_retrans": _int(facts.get("early_retrans"))} if netns else {}),
+                    # nftables: where each direction is received; nftables-host: on the clients' host (--server-host)
+                    "segments": facts.get("segments") or None},
         "cgroup": {"kind": facts.get("cgroup") or None},
         "pinning": {"mode": facts.get("pin") or None, "reason": facts.get("pin_reason") or None,
                     "server_cpu": _int(facts.get("server_cpu")), "client_cpu": _int(facts.get("client_cpu")),

@@ -424,9 +424,10 @@ def _wire_counts(cell_dir: Path) -> dict[str, dict]:
         before = wire.read_snapshot(cell_dir / "wire" / f"{name}.before")
         after = wire.read_snapshot(cell_dir / "wire" / f"{name}.after")
         calls = answer.get("calls") or 0
-        if calls > 0 and before.get("wire") and after.get("wire"):  # else the veth's counters could not be read
+        # else neither the veth's counters nor the segments' (--server-host) could be read
+        if calls > 0 and (before.get("wire") and after.get("wire") or before.get("segments") and after.get("segments")):
             out[name] = _wire_counts_line({
-                "calls": calls, "before": before["wire"], "after": after["wire"],
+                "calls": calls, "before": before.get("wire"), "after": after.get("wire"),
                 "segments_before": before.get("segments"), "segments_after": after.get("segments"),
                 "retransmitted_before": before.get("retransmitted"), "retransmitted_after": after.get("retransmitted"),
                 "resent_bytes_before": before.get("resent"), "resent_bytes_after": after.get("resent"),
@@ -436,11 +437,12 @@ def _wire_counts(cell_dir: Path) -> dict[str, dict]:
 
 def _wire_counts_line(w: dict) -> dict:
     """One workload's line of wire.jsonl, per call."""
-    counts = {k: (w["after"][k] - w["before"][k]) / w["calls"] for k in WIRE_KEYS}
-    for keys, before, after in ((SEGMENT_KEYS, w.get("segments_before"), w.get("segments_after")),
+    counts = {}
+    for keys, before, after in ((WIRE_KEYS, w.get("before"), w.get("after")),
+                                (SEGMENT_KEYS, w.get("segments_before"), w.get("segments_after")),
                                 (RETRANSMIT_KEYS, w.get("retransmitted_before"), w.get("retransmitted_after"))):
         if before and after:
-            counts.update({k: (after[k] - before[k]) / w["calls"] for k in keys})
+            counts.update({k: (after[k] - before[k]) / w["calls"] for k in keys if k in after})
     resent = _resent_bytes(w.get("resent_bytes_before"), w.get("resent_bytes_after"))
     if resent is not None and "payload_c2s" in counts:
         # the counters saw every copy of a resent segment: the payload is what the protocol sent once. The

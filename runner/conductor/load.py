@@ -8,7 +8,8 @@ CPU and the wall clock read around every point:
 2. open loop at `open_fractions` of the closed loop's best throughput (`arrival`), with workers for the calls that
    rate keeps in flight by Little's law (`workers`);
 3. up to `refine` more open-loop rates, each halving the gap between the highest rate within the knee's bound and
-   the lowest beyond it;
+   the lowest beyond it; or, when even the lowest rate was beyond it, up to `descend` rates each half the lowest
+   tried, none under `descend_min_calls` calls in a point's duration (`descend_to`);
 4. overload: `overload.factor` times the knee (the best closed-loop throughput when no rate was within the bound)
    for `overload.duration_ms`, then a closed loop of one call for `overload.recovery_ms`.
 
@@ -40,6 +41,10 @@ DEFAULTS = {
     # not its p99, which one stall of the host can move tenfold (3.4 against 44 ms in two cells of one run).
     "p99_multiple": 10,
     "refine": 2,
+    # Where a server was beyond the bound at the lowest fraction (a Python SOAP server's p99 was 15 ms at a quarter of
+    # its closed loop's best, its bound 10 ms), halves of it, each point long enough for a p99 of its own.
+    "descend": 3,
+    "descend_min_calls": 200,
     # The rate that brings the server to this share of its CPU.
     "cpu_share": 0.8,
     "overload": {"factor": 2.0, "duration_ms": 3000, "recovery_ms": 1000},
@@ -239,7 +244,14 @@ def _plan(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
         return [("open", max(1, best * f)) for f in s["open_fractions"]]
     if "overload" not in modes:
         found = knee(points, s)
-        refined = sum(1 for mode, _ in ran if mode == "open") - len(s["open_fractions"])
+        opened = {n for mode, n in ran if mode == "open"}
+        lower = [rate for rate in descents(points, s) if rate not in opened]
+        lowest = points.get(point_name(s["workload"], "open", min(opened))) if opened else None
+        if found["rate"] is None and lower and lowest and not lowest.get("failed"):
+            return [("open", lower[0])]  # answered, beyond the bound at every rate so far: a lower one
+        # the rates tried beyond the fractions and the descent
+        refined = len(opened - {int(round(max(1, best_closed(points) * f))) for f in s["open_fractions"]}
+                      - set(descents(points, s)))
         if found["rate"] is not None and found["beyond"] is not None and refined < s["refine"]:
             middle = (found["rate"] + found["beyond"]) / 2
             if int(round(middle)) not in {n for mode, n in ran if mode == "open"}:
@@ -247,6 +259,18 @@ def _plan(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
         target = found["rate"] or best_closed(points)
         return [("overload", max(1, target * s["overload"]["factor"])), ("recovery", 1)] if target else []
     return []
+
+
+def descents(points: dict[str, dict], s: dict) -> list[int]:
+    """The rates a descent tries in turn below the lowest fraction of the closed loop's best: each half the one
+    before, at least `descend_min_calls` calls in a point's duration, at most `descend` of them."""
+    rate = int(round(max(1, best_closed(points) * min(s["open_fractions"]))))
+    least = s["descend_min_calls"] * 1000 / s["duration_ms"]
+    out: list[int] = []
+    while len(out) < s["descend"] and rate > least:
+        rate = int(round(max(rate / 2, least)))
+        out.append(rate)
+    return out
 
 
 def fastest_clients(recs: list[dict]) -> dict[str, dict]:

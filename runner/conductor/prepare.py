@@ -39,8 +39,7 @@ def write_env(run: Path, options: dict, cells: list[dict], setup: dict) -> None:
     there = options.get("remote")
     if there:
         setup["network"]["reason"] = (f"--server-host: the clients dial the servers on {there['user']}@"
-                                      f"{there['host']} ({there['address']}) from this host's network, so bytes on "
-                                      "the wire are not counted")
+                                      f"{there['host']} ({there['address']}) from this host's network")
     scenario = network.of_run(run)
     if scenario:  # what the self-test measured, and how the scenario was applied (network.py)
         setup["network"]["scenario"] = json.loads((run / network.PLAN).read_text()) | {

@@ -252,7 +252,8 @@ class PassWriter:
         self.out.append(line(
             "cell", pass_no, index, self.total, cell["slug"], cell["name"], key("server", cell), key("client", cell),
             process_argv(ctx, cell, "server"), process_argv(ctx, cell, "client"), scratch(ctx, cell),
-            cell_link(ctx, cell), cell["server_jit_threads"], cell["client_jit_threads"],
+            # a server on another host (--server-host): its JIT threads are not read there, so not read at all
+            cell_link(ctx, cell), None if ctx.remote_root else cell["server_jit_threads"], cell["client_jit_threads"],
             int(times_workloads(ctx, cell["protocol"])), self.floor_before if ctx.profile["floor"] else None,
             floor_after))
         if not ctx.keep_processes:

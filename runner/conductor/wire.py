@@ -7,6 +7,9 @@ after a workload's counted calls, and the difference of two snapshots is what th
 - `## nft c2s`, `## nft s2c`: the nftables counters of each direction where it is received, per TCP header length
   (doff), all segments and those whose IP length is just the headers: payload = IP bytes - (20 + 4 doff) per
   segment (no IP options here), segments with payload, segments without (bare ACKs, SYN, FIN).
+- `## nft host`: with --server-host, both directions counted on the clients' host (runner/lib/netns.sh:
+  host_segment_counters), as it sends and receives them with its offloads as they are: the payload and the bare
+  ACKs as above; a counted segment may be several on the wire, so the segments carrying payload are left out.
 - `## snmp client`, `## snmp server`: /proc/<pid>/net/snmp of each side: the TCP segments its namespace
   retransmitted (RetransSegs).
 - `## ss c2s`, `## ss s2c`: `ss -tinHO state connected` in the clients' and the server's namespace: the bytes
@@ -46,27 +49,39 @@ def dev(lines: list[str]) -> dict | None:
     return None
 
 
-def segments(nft: dict[str, list[str]]) -> dict | None:
-    """Payload, segments with payload and segments without, per direction, from the nftables counters; None when
-    either direction has none (no nftables)."""
+def counter_rules(table: str, direction: str, hook: str, match: str) -> str:
+    """The nftables ruleset (for `nft -f -`) of one direction's counters: a chain of TABLE on HOOK that counts,
+    per TCP header length (doff), the segments MATCH selects and those whose IP length is just the headers."""
+    rules = [f"table ip {table} {{",
+             f"  chain {direction} {{ type filter hook {hook} priority filter; policy accept; }}", "}"]
+    for doff in range(5, 16):
+        rule = f"add rule ip {table} {direction} {match} tcp doff {doff}"
+        rules += [f'{rule} ip length {20 + 4 * doff} counter comment "{direction} empty {doff}"',
+                  f'{rule} counter comment "{direction} all {doff}"']
+    return "\n".join(rules) + "\n"
+
+
+def segments(lines: list[str], wire_sized: bool = True) -> dict | None:
+    """Payload, segments with payload and segments without, per direction, from the nftables counters' lines;
+    None when either direction has none (no nftables). Without wire-sized segments (counted before segmentation
+    offload splits them, after receive offload merges them) the payload and the bare ACKs alone."""
     payload, data, empty, seen = {}, {}, {}, set()
-    for direction in ("c2s", "s2c"):
-        for line in nft.get(direction, []):
-            m = NFT_COUNTER.search(line)
-            if not m:
-                continue
-            packets, size, d, kind, doff = int(m[1]), int(m[2]), m[3], m[4], int(m[5])
-            seen.add(d)
-            if kind == "all":
-                payload[d] = payload.get(d, 0) + size - packets * (20 + 4 * doff)
-                data[d] = data.get(d, 0) + packets
-            else:
-                data[d] = data.get(d, 0) - packets
-                empty[d] = empty.get(d, 0) + packets
+    for line in lines:
+        m = NFT_COUNTER.search(line)
+        if not m:
+            continue
+        packets, size, d, kind, doff = int(m[1]), int(m[2]), m[3], m[4], int(m[5])
+        seen.add(d)
+        if kind == "all":
+            payload[d] = payload.get(d, 0) + size - packets * (20 + 4 * doff)
+            data[d] = data.get(d, 0) + packets
+        else:
+            data[d] = data.get(d, 0) - packets
+            empty[d] = empty.get(d, 0) + packets
     if seen != {"c2s", "s2c"}:
         return None
     return {f"payload_{d}": payload.get(d, 0) for d in ("c2s", "s2c")} | \
-        {f"data_segments_{d}": data.get(d, 0) for d in ("c2s", "s2c")} | \
+        ({f"data_segments_{d}": data.get(d, 0) for d in ("c2s", "s2c")} if wire_sized else {}) | \
         {f"empty_segments_{d}": empty.get(d, 0) for d in ("c2s", "s2c")}
 
 
@@ -97,11 +112,12 @@ def resent_bytes(listing: list[str]) -> dict[str, int]:
 def snapshot(text: str) -> dict:
     """One snapshot's counters: {before/after keys of the counting pass}, each None where not captured."""
     parts = sections(text)
-    nft = {d: parts[f"nft {d}"] for d in ("c2s", "s2c") if f"nft {d}" in parts}
+    nft = [line for d in ("c2s", "s2c") for line in parts.get(f"nft {d}", [])]
+    counted = segments(nft) if nft else segments(parts["nft host"], wire_sized=False) if "nft host" in parts else None
     resent = None
     if "ss c2s" in parts and "ss s2c" in parts:
         resent = {"c2s": resent_bytes(parts["ss c2s"]), "s2c": resent_bytes(parts["ss s2c"])}
-    return {"wire": dev(parts.get("dev", [])), "segments": segments(nft) if nft else None,
+    return {"wire": dev(parts.get("dev", [])), "segments": counted,
             "retransmitted": retransmitted(parts.get("snmp client", []), parts.get("snmp server", [])),
             "resent": resent}
 

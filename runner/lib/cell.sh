@@ -142,8 +142,8 @@ time_workloads() {
 # warm-up calls left gRPC's flow-control frames and RMI's lease and liveness traffic to fall on one call or another.
 count_wire() {
   local dir="$1" cpid="${LIVE_PID[$2]}" spid="${LIVE_PID[$3]}" name count
-  [[ -n "$NS_SERVER" ]] && ((COUNT_CALLS > 0)) || return 0
-  if ! netns_offloads off; then
+  [[ -n "$NS_SERVER$WIRE_TABLE" ]] && ((COUNT_CALLS > 0)) || return 0
+  if [[ -z "$WIRE_TABLE" ]] && ! netns_offloads off; then
     warn "could not switch offloads off; bytes and packets not counted for this cell"
     return 0
   fi
@@ -158,7 +158,7 @@ count_wire() {
     fi
   done <"$dir/timing.tsv"
   netns_loss_probes default || warn "could not restore TCP's tail loss probes"
-  netns_offloads default || warn "could not restore the offloads' defaults"
+  [[ -n "$WIRE_TABLE" ]] || netns_offloads default || warn "could not restore the offloads' defaults"
 }
 
 # serve CELL_DIR PASS NAME KEY ARGV SCRATCH: the cell's server in the server cgroup: the live one of KEY, or a new

@@ -107,6 +107,7 @@ cgroup_destroy() {
 remove_leftovers() {
   local tag="$1" dir role tries
   local -a dirs=() pids=()
+  nft delete table ip "rpcmatrix_wire_$tag" 2>/dev/null || true # --server-host's counters (netns.sh)
   for dir in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/cpuacct /sys/fs/cgroup/cpuset; do
     if [[ -d "$dir/rpcmatrix-$tag" ]]; then dirs+=("$dir/rpcmatrix-$tag"); fi
   done
@@ -124,10 +125,7 @@ remove_leftovers() {
   for dir in "${dirs[@]+"${dirs[@]}"}"; do
     for role in "${ROLES[@]}"; do
       tries=0
-      while [[ -r "$dir/$role/cgroup.procs" && -n "$(<"$dir/$role/cgroup.procs")" ]] && ((tries < 50)); do
-        sleep 0.1
-        tries=$((tries + 1))
-      done
+      while [[ -r "$dir/$role/cgroup.procs" && -n "$(<"$dir/$role/cgroup.procs")" ]] && ((tries++ < 50)); do sleep 0.1; done
     done
     rmdir "${ROLES[@]/#/$dir/}" "$dir" 2>/dev/null || warn "could not remove $dir"
   done

@@ -15,6 +15,8 @@ NS_SERVER="" NS_CLIENT="" IF_SERVER="" IF_CLIENT="" IP_SERVER="" IP_CLIENT=""
 # without ethtool) and TCP's tail loss probes (net.ipv4.tcp_early_retrans, empty where the kernel has none);
 # and whether the nftables segment counters are there.
 OFFLOAD_DEFAULTS="" EARLY_RETRANS="" NFT_COUNTERS=0
+# --server-host's counters in this host's namespace (host_segment_counters), empty otherwise.
+WIRE_TABLE=""
 
 # pick_subnet: a free /30 of 198.18.0.0/15 from the run's PID, skipping any the host itself uses (both ends live
 # in the run's own namespaces, so parallel runs cannot clash): "CLIENT_IP SERVER_IP".
@@ -86,28 +88,36 @@ netns_quiet_links() {
 # sender's hooks see TCP's segments before the software GSO splits them into wire-sized ones, the receiver's
 # (GRO off while counting) see those.
 netns_segment_counters() {
-  local log="$1" ns dir dev doff rules
   command -v nft >/dev/null || return 0
   NFT_COUNTERS=1
-  for dir in c2s s2c; do
-    if [[ "$dir" == c2s ]]; then ns="$NS_SERVER" dev="$IF_SERVER"; else ns="$NS_CLIENT" dev="$IF_CLIENT"; fi
-    rules="table ip rpcmatrix_wire {
-  chain $dir { type filter hook input priority filter; policy accept; }
-}"
-    for doff in {5..15}; do
-      rules+="
-add rule ip rpcmatrix_wire $dir iifname \"$dev\" tcp doff $doff ip length $((20 + 4 * doff)) counter comment \"$dir empty $doff\"
-add rule ip rpcmatrix_wire $dir iifname \"$dev\" tcp doff $doff counter comment \"$dir all $doff\""
-    done
-    ip netns exec "$ns" nft -f - <<<"$rules" 2>>"$log" || NFT_COUNTERS=0
-  done
+  "$PYTHON" -m conductor wire-rules rpcmatrix_wire c2s input "iifname \"$IF_SERVER\"" |
+    ip netns exec "$NS_SERVER" nft -f - 2>>"$1" || NFT_COUNTERS=0
+  "$PYTHON" -m conductor wire-rules rpcmatrix_wire s2c input "iifname \"$IF_CLIENT\"" |
+    ip netns exec "$NS_CLIENT" nft -f - 2>>"$1" || NFT_COUNTERS=0
+}
+
+# host_segment_counters TAG LOG SSH_PORT: --server-host's counters, in this host's own namespace (the clients'): what
+# goes to and comes from the servers' address but its SSH port, as this host sends and receives it. Its offloads
+# stay as they are (a real interface of the user's), so a counted segment may be several on the wire: the payload
+# is exact, the segments carrying it are not (conductor/wire.py keeps the payload and the bare ACKs).
+host_segment_counters() {
+  command -v nft >/dev/null || return 1
+  WIRE_TABLE="rpcmatrix_wire_$1"
+  "$PYTHON" -m conductor wire-rules "$WIRE_TABLE" c2s output "ip daddr $IP_SERVER tcp dport != $3" | nft -f - 2>>"$2" &&
+    "$PYTHON" -m conductor wire-rules "$WIRE_TABLE" s2c input "ip saddr $IP_SERVER tcp sport != $3" | nft -f - 2>>"$2" &&
+    NFT_COUNTERS=1
 }
 
 # wire_snapshot CLIENT_PID SERVER_PID: the kernel's own listings of what the pair has carried so far, each under a
 # "## <what>" line (conductor/wire.py reads them): the client's veth, the segment counters, each side's TCP
-# retransmissions and each connection's resent bytes.
+# retransmissions and each connection's resent bytes (--server-host: this host's counters of the servers' address).
 wire_snapshot() {
   local line
+  if [[ -n "$WIRE_TABLE" ]]; then
+    printf '## nft host\n'
+    nft list table ip "$WIRE_TABLE" 2>/dev/null || true
+    return
+  fi
   printf '## dev\n'
   while IFS= read -r line; do
     if [[ "$line" =~ ^[[:space:]]*"$IF_CLIENT": ]]; then printf '%s\n' "$line"; fi
@@ -164,5 +174,7 @@ netns_destroy() {
   for ns in "$NS_SERVER" "$NS_CLIENT"; do
     if [[ -n "$ns" ]]; then ip netns del "$ns" 2>/dev/null || true; fi
   done
+  if [[ -n "$WIRE_TABLE" ]]; then nft delete table ip "$WIRE_TABLE" 2>/dev/null || true; fi
   NS_SERVER="" NS_CLIENT="" IF_SERVER="" IF_CLIENT="" IP_SERVER="" IP_CLIENT="" NFT_COUNTERS=0 EARLY_RETRANS=""
+  WIRE_TABLE=""
 }

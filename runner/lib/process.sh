@@ -19,28 +19,21 @@ start_group() {
 await_own_group() {
   local pid="$1" tries=0 rest
   local -a f
-  while ((tries < 200)); do
+  while ((tries++ < 200)); do
     { read -r rest <"/proc/$pid/stat"; } 2>/dev/null || return 0
     read -r -a f <<<"${rest##*) }"
     [[ "${f[2]}" != "$pid" && "${f[0]}" != "Z" ]] || return 0
     sleep 0.01
-    tries=$((tries + 1))
   done
 }
 
 # group_pids PGID: the pids of a process group, one a line, from /proc.
 group_pids() {
-  local stat rest pid
+  local stat rest pgid
   for stat in /proc/[0-9]*/stat; do
     { read -r rest <"$stat"; } 2>/dev/null || continue
-    # after the command's name: state, ppid, then the process group
-    rest="${rest##*) }"
-    rest="${rest#* }"
-    rest="${rest#* }"
-    if [[ "${rest%% *}" == "$1" ]]; then
-      pid="${stat#/proc/}"
-      printf '%s\n' "${pid%/stat}"
-    fi
+    read -r _ _ pgid _ <<<"${rest##*) }" # after the command's name: state, ppid, then the process group
+    if [[ "$pgid" == "$1" ]]; then rest="${stat#/proc/}" && printf '%s\n' "${rest%/stat}"; fi
   done
 }
 
@@ -68,10 +61,7 @@ stop_group() {
   local -a kept=()
   if group_alive "$pgid"; then
     signal_group TERM "$pgid"
-    while group_alive "$pgid" && ((waited < grace * 10)); do
-      sleep 0.1
-      waited=$((waited + 1))
-    done
+    while group_alive "$pgid" && ((waited++ < grace * 10)); do sleep 0.1; done
     if group_alive "$pgid"; then
       signal_group KILL "$pgid"
       status=137
@@ -140,7 +130,7 @@ thread_ticks() {
 # prints the port, or, failing (its group gone, a line that is no ready line, TIMEOUT seconds), why, status 1.
 wait_ready() {
   local out="$1" pgid="$2" timeout="$3" tenths=0 line port
-  while ((tenths < timeout * 10)); do
+  while ((tenths++ < timeout * 10)); do
     if [[ -s "$out" ]]; then
       IFS= read -r line <"$out" || true
       # the usual ready line matched in bash; anything else through jq
@@ -160,7 +150,6 @@ wait_ready() {
       return 1
     fi
     sleep 0.1
-    tenths=$((tenths + 1))
   done
   printf 'server not ready after %ss\n' "$timeout"
   return 1

@@ -57,7 +57,10 @@ setup_network() {
   fi
   if [[ -n "$reason" ]]; then
     printf 'netns\toff\nnetns_reason\t%s\n' "$reason" >>"$setup"
-    [[ "$reason" == --no-netns ]] || warn "bytes on the wire not measured: $reason"
+    # --server-host: counted on this host; SSH_ARGV's port is the word before the host
+    if [[ -n "$REMOTE_ADDRESS" ]] && host_segment_counters "$1" "$OUT/netns.log" "${SSH_ARGV[-2]}"; then
+      printf 'segments\tnftables-host\n' >>"$setup"
+    elif [[ "$reason" != --no-netns ]]; then warn "bytes on the wire not measured: $reason"; fi
     return
   fi
   local segments=""

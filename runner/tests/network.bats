@@ -17,6 +17,8 @@ setup() {
   source "$ROOT/runner/lib/process.sh"
   # shellcheck source=runner/lib/netns.sh
   source "$ROOT/runner/lib/netns.sh"
+  PYTHON="$ROOT/.venv/bin/python" # the counters' rules are the conductor's (netns_segment_counters)
+  export PYTHONPATH="$ROOT/runner"
   # shellcheck source=runner/lib/network.sh
   source "$ROOT/runner/lib/network.sh"
   OUT="$BATS_TEST_TMPDIR" TAG=$(printf "%05d" $(((BATS_ROOT_PID * 10 + BATS_TEST_NUMBER) % 100000)))

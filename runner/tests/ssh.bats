@@ -24,6 +24,7 @@ teardown() {
   tag=$(cat "$OUT/runner.tag" 2>/dev/null) || return 0
   [ -z "$(ip netns list | grep "^rpcmatrix-$tag\b" || true)" ]
   [ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag" 2>/dev/null)" ]
+  ! nft list table ip "rpcmatrix_wire_$tag" >/dev/null 2>&1
 }
 
 # holds CELL WORKLOAD JQ-CONDITION: the cell's last record for that workload satisfies it ($h: the other host).
@@ -46,6 +47,10 @@ only_sshd_there() {
   # shellcheck disable=SC2016 # $h is jq's
   holds "echo/alpha→beta" ping '.status == "pass" and .server_host == $h and .client_host != $h and
     .cpu_us_per_call.server > 0 and .rss_kb.server_peak > 0'
+  # its bytes counted on this host: the fake's 5 bytes each way a call, exactly; no segment count (offloads on)
+  holds "echo/alpha→beta" ping '.wire_per_call | .payload_c2s == 5 and .payload_s2c == 5 and
+    .data_segments_c2s == null and .bytes_c2s == null'
+  grep -q '| Bytes on the wire | counted on the clients.* host: --server-host' "$OUT/report/run.md"
   # shellcheck disable=SC2016
   holds "floor/c→c" ping '.status == "pass" and .server_host == $h'
   holds "crash/alpha→alpha" vectors '.status == "error" and (.reason | test("exited before it was ready"))'

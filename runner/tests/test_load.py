@@ -276,3 +276,37 @@ def test_each_server_meets_its_protocols_fastest_client():
     # python's server meets java's client; node's cannot run; java's own pair ran; rmi's fastest is its own
     assert [c["name"] for c in rivals] == ["grpc/java→python"]
     assert rivals[0]["rival"] == 1 and rivals[0]["driver"]["client"] == "java"
+
+
+def test_a_server_beyond_the_bound_at_every_fraction_is_tried_at_halves_of_the_lowest_then_refined():
+    s = load.settings({"load": {"closed": [1], "open_fractions": [0.5, 1.0], "refine": 1, "descend": 3,
+                                "descend_min_calls": 200, "duration_ms": 1000}})
+    points = {"ping@closed-1": point("closed", 1, 2_000, [1_000_000] * 100)}  # bound: 10 x 1 ms
+    assert load.next_round(points, s) == [("open", 1_000), ("open", 2_000)]
+    for rate in (1_000, 2_000):
+        points[f"ping@open-{rate}"] = point("open", 8, rate, [15_000_000] * 100, offered=rate)
+    assert load.knee(points, s)["rate"] is None
+    # halves of the lowest, none under 200 calls in the point's second: 500, 250, then 200
+    assert load.descents(points, s) == [500, 250, 200]
+    assert load.next_round(points, s) == [("open", 500)]
+    points["ping@open-500"] = point("open", 4, 500, [12_000_000] * 100, offered=500)
+    assert load.next_round(points, s) == [("open", 250)]
+    points["ping@open-250"] = point("open", 4, 250, [3_000_000] * 100, offered=250)
+    found = load.knee(points, s)
+    assert (found["rate"], found["beyond"]) == (250, 500)
+    # a knee found: the descent stops, refine halves the gap once, then overload at twice the knee
+    assert load.next_round(points, s) == [("open", 375)]
+    points["ping@open-375"] = point("open", 4, 375, [4_000_000] * 100, offered=375)
+    assert load.next_round(points, s) == [("overload", 750), ("recovery", 1)]
+
+
+def test_a_descent_ends_at_its_least_rate_without_a_knee():
+    s = load.settings({"load": {"closed": [1], "open_fractions": [1.0], "descend": 3, "descend_min_calls": 200,
+                                "duration_ms": 1000}})
+    points = {"ping@closed-1": point("closed", 1, 300, [1_000_000] * 100),
+              "ping@open-300": point("open", 4, 300, [50_000_000] * 100, offered=300)}
+    assert load.descents(points, s) == [200]
+    assert load.next_round(points, s) == [("open", 200)]
+    points["ping@open-200"] = point("open", 4, 200, [50_000_000] * 100, offered=200)
+    # no knee: overload at twice the closed loop's best
+    assert load.next_round(points, s) == [("overload", 600), ("recovery", 1)]

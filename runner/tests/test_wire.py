@@ -62,3 +62,34 @@ def test_without_nftables_the_counters_say_nothing_rather_than_zero():
                         and "counter" not in line)
     assert wire.snapshot(without)["segments"] is None
     assert wire.snapshot("")["wire"] is None
+
+
+def test_counted_on_the_clients_host_the_payload_and_bare_acks_alone():
+    # --server-host: one table of both directions, on this host's output and input hooks, offloads as they are:
+    # a GSO segment of 3 wire segments counts once with one header, so the payload is exact and the segment
+    # count is not (left out)
+    host = """## nft host
+table ip rpcmatrix_wire_01234 {
+	chain c2s {
+		ip daddr 198.18.7.2 tcp dport != 22 tcp doff 8 ip length 52 counter packets 2 bytes 104 comment "c2s empty 8"
+		ip daddr 198.18.7.2 tcp dport != 22 tcp doff 8 counter packets 3 bytes 4500 comment "c2s all 8"
+	}
+	chain s2c {
+		ip saddr 198.18.7.2 tcp sport != 22 tcp doff 8 ip length 52 counter packets 1 bytes 52 comment "s2c empty 8"
+		ip saddr 198.18.7.2 tcp sport != 22 tcp doff 8 counter packets 2 bytes 152 comment "s2c all 8"
+	}
+}
+"""
+    counted = wire.snapshot(host)
+    assert counted["segments"] == {"payload_c2s": 4500 - 3 * 52, "payload_s2c": 152 - 2 * 52,
+                                   "empty_segments_c2s": 2, "empty_segments_s2c": 1}
+    assert counted["wire"] is None and counted["retransmitted"] is None and counted["resent"] is None
+
+
+def test_the_counter_rules_count_each_header_length_all_and_bare():
+    rules = wire.counter_rules("rpcmatrix_wire_7", "c2s", "output", "ip daddr 198.18.0.2 tcp dport != 22")
+    assert rules.startswith("table ip rpcmatrix_wire_7 {\n  chain c2s { type filter hook output priority filter;")
+    assert ('add rule ip rpcmatrix_wire_7 c2s ip daddr 198.18.0.2 tcp dport != 22 tcp doff 5 ip length 40 counter '
+            'comment "c2s empty 5"') in rules.splitlines()
+    assert sum(line.endswith(' all 15"') for line in rules.splitlines()) == 1
+    assert len([line for line in rules.splitlines() if line.startswith("add rule")]) == 22

@@ -18,6 +18,8 @@ setup() {
   source "$ROOT/runner/lib/log.sh"
   # shellcheck source=runner/lib/netns.sh
   source "$ROOT/runner/lib/netns.sh"
+  PYTHON="$ROOT/.venv/bin/python" # the counters' rules are the conductor's (netns_segment_counters)
+  export PYTHONPATH="$ROOT/runner"
   PIDS=()
   netns_create "w$(($$ % 100000))" "$BATS_TEST_TMPDIR/netns.log"
 }

@@ -143,7 +143,9 @@ def load_points(ctx: Context) -> list:
         "closed loop spent the least of its CPU per call) where that is another language's; one workload (",
         Code(settings["workload"]), "): a closed "
         f"loop at {', '.join(map(str, settings['closed']))} calls in flight (a connection each), then open-loop "
-        f"{settings['arrival']} rates at fractions of the closed loop's best, each call timed from when it should "
+        f"{settings['arrival']} rates at fractions of the closed loop's best (where even the lowest was beyond the "
+        f"knee's bound, up to {settings['descend']} halves of it, none under {settings['descend_min_calls']} calls in "
+        "a point), each call timed from when it should "
         "have been sent (coordinated omission corrected, as wrk2), the service time from when it was, by "
         f"{settings['open_headroom']} times the workers the rate keeps busy by Little's law (the rate times the "
         "latency the closed loop had at that throughput), at least "

@@ -140,7 +140,8 @@ def cpu(ctx: Context, cell: str, w: str) -> Text:
 
 def wire(ctx: Context, cell: str, w: str) -> Text:
     figures = ctx.figures
-    if figures.fig(cell, w, "wire_per_call.bytes_c2s") is None:
+    if figures.fig(cell, w, "wire_per_call.bytes_c2s") is None and figures.fig(cell, w,
+                                                                         "wire_per_call.payload_c2s") is None:
         return Text("not measured")
 
     def per_call(name: str, digits: int) -> Value:
@@ -162,6 +163,8 @@ def wire(ctx: Context, cell: str, w: str) -> Text:
     resends = Text("; resent ", both("retransmitted", 2), resent_bytes) if any_above_zero("retransmitted") else ""
     apart = (Text("; the library's own ", both("background_payload", 4), " B, not in the payload")
              if any_above_zero("background_payload") else "")
+    if figures.fig(cell, w, "wire_per_call.data_segments_c2s") is None:  # counted on the clients' host alone
+        return Text(both("payload", 4), " (bare ", both("empty_segments", 2), resends, apart, ")")
     return Text(both("payload", 4), " (", both("data_segments", 2), "; bare ", both("empty_segments", 2), resends,
                 apart, ")")
 
