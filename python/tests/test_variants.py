@@ -3,6 +3,7 @@
 import http.client
 import http.server
 import threading
+import time
 import urllib.parse
 
 import pytest
@@ -10,6 +11,8 @@ import pytest
 from rpcmatrix.contract.reference import ReferenceBench
 from rpcmatrix.jsonrpc import client as jsonrpc_client
 from rpcmatrix.jsonrpc import server as jsonrpc_server
+from rpcmatrix.soap import client as soap_client
+from rpcmatrix.soap import server as soap_server
 from rpcmatrix.xmlrpc import client as xmlrpc_client
 from rpcmatrix.xmlrpc import server as xmlrpc_server
 from tests.helpers import options
@@ -40,6 +43,7 @@ class _Proxy(http.server.BaseHTTPRequestHandler):
     tinyproxy 1.11 does, it answers in HTTP/1.1 and closes the connection after each answer without saying so."""
     seen: list[str] = []
     protocol_version = "HTTP/1.1"
+    close_delay_s = 0.0  # tinyproxy's close came about 1 ms after its answer
 
     def do_POST(self):
         self.seen.append(self.path)
@@ -58,6 +62,10 @@ class _Proxy(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
         upstream.close()
         self.close_connection = True
+
+    def finish(self):
+        super().finish()
+        time.sleep(self.close_delay_s)
 
     def log_message(self, *args):
         pass
@@ -88,3 +96,17 @@ def test_http_clients_go_through_the_proxy_of_http_proxy(idl, forward_proxy, fam
         client.close()
         server.stop()
     assert forward_proxy == [f"http://127.0.0.1:{server.port}{path}"] * 2
+
+
+def test_the_soap_client_takes_a_connection_per_call_through_the_proxy(idl, forward_proxy, monkeypatch):
+    """zeep's session reads HTTP_PROXY; a call made before the proxy's late close is not lost on the kept connection."""
+    monkeypatch.setattr(_Proxy, "close_delay_s", 0.2)
+    server = soap_server.start(options(idl, "soap11"))
+    client = soap_client.connect(options(idl, "soap11", port=server.port))
+    try:
+        for _ in range(3):
+            assert client.get_record("k") == ReferenceBench().get_record("k")
+    finally:
+        client.close()
+        server.stop()
+    assert forward_proxy == [f"http://127.0.0.1:{server.port}/bench"] * 3

@@ -1,4 +1,7 @@
+using System;
+using System.Net;
 using RpcMatrix.Core.Harness;
+using RpcMatrix.Core.Http;
 using RpcMatrix.Core.Reference;
 
 namespace RpcMatrix.Soap
@@ -15,7 +18,9 @@ namespace RpcMatrix.Soap
 
         public IBenchClient CreateClient(Options options)
         {
-            return new SoapClient(SoapBindings.For(options.Protocol), options.HostText, options.Port);
+            IWebProxy proxy = HttpPostClient.EnvironmentProxy;
+            Uri through = proxy == null ? null : proxy.GetProxy(SoapClient.Address(options.HostText, options.Port));
+            return new SoapClient(SoapBindings.For(options.Protocol, through), options.HostText, options.Port);
         }
     }
 }

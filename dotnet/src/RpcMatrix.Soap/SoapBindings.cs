@@ -10,8 +10,14 @@ namespace RpcMatrix.Soap
     {
         public const string Path = "/bench";
 
-        /// <summary>soap 1.1: BasicHttpBinding; soap 1.2: text encoding SOAP 1.2 without WS-Addressing over HTTP.</summary>
-        public static Binding For(Protocol protocol)
+        /// <summary>
+        /// soap 1.1: BasicHttpBinding; soap 1.2: text encoding SOAP 1.2 without WS-Addressing over HTTP. A client's
+        /// binding through a forward proxy (<paramref name="proxy"/>, HTTP_PROXY's) takes WCF's own settings for it:
+        /// its ProxyAddress, not the default proxy, every address through it (the suite's servers sit at addresses a
+        /// bypass would take as local); and a connection per request, as HttpPostClient's: tinyproxy 1.11 closes each
+        /// client connection after its answer without saying so.
+        /// </summary>
+        public static Binding For(Protocol protocol, Uri proxy = null)
         {
             string security;
             protocol.Variant.TryGetValue("security", out security);
@@ -30,6 +36,13 @@ namespace RpcMatrix.Soap
                 MaxBufferSize = int.MaxValue,
                 MaxBufferPoolSize = 64L * 1024 * 1024,
             };
+            if (proxy != null)
+            {
+                transport.ProxyAddress = proxy;
+                transport.UseDefaultWebProxy = false;
+                transport.BypassProxyOnLocal = false;
+                transport.KeepAliveEnabled = false;
+            }
             var binding = new CustomBinding(encoding, transport)
             {
                 Name = protocol.Name,

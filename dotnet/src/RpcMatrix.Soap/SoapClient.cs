@@ -37,6 +37,13 @@ namespace RpcMatrix.Soap
             // Mono's HttpWebRequest otherwise waits for "100 Continue" on every POST (~30 ms) and delays with Nagle.
             ServicePointManager.Expect100Continue = false;
             ServicePointManager.UseNagleAlgorithm = false;
+            // Mono 6.8's HTTP channel reads none of the binding's proxy settings (HttpRequestChannel sets no Proxy on
+            // its HttpWebRequest), so its requests take WebRequest.DefaultWebProxy: that is the binding's proxy too.
+            var transport = binding.CreateBindingElements().Find<HttpTransportBindingElement>();
+            if (transport != null && transport.ProxyAddress != null && !transport.UseDefaultWebProxy)
+            {
+                WebRequest.DefaultWebProxy = new WebProxy(transport.ProxyAddress) { BypassProxyOnLocal = transport.BypassProxyOnLocal };
+            }
             factory = new ChannelFactory<ISoapBench>(binding, new EndpointAddress(Address(host, port)));
             proxy = factory.CreateChannel();
             ((IClientChannel)proxy).Open();

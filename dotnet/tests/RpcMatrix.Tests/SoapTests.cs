@@ -112,5 +112,19 @@ namespace RpcMatrix.Tests
                 server.Stop();
             }
         }
+
+        [Test]
+        public void AClientBindingThroughAProxyTakesWcfsOwnSettings()
+        {
+            Protocol p = IdlFiles.Load(IdlPaths.Directory).Registry.Get("soap11");
+            var through = SoapBindings.For(p, new Uri("http://198.18.0.5:3128")).CreateBindingElements().Find<HttpTransportBindingElement>();
+            Assert.AreEqual(new Uri("http://198.18.0.5:3128"), through.ProxyAddress);
+            Assert.IsFalse(through.UseDefaultWebProxy);
+            Assert.IsFalse(through.BypassProxyOnLocal);
+            Assert.IsFalse(through.KeepAliveEnabled, "a connection per request: the proxy closes each after its answer");
+            var direct = SoapBindings.For(p).CreateBindingElements().Find<HttpTransportBindingElement>();
+            Assert.IsNull(direct.ProxyAddress);
+            Assert.IsTrue(direct.KeepAliveEnabled);
+        }
     }
 }

@@ -1,17 +1,17 @@
 'use strict';
 // The SOAP client (soap11, soap12, wss-username, wss-sign): node-soap's Client built from the contract's own
 // idl/bench.wsdl (nothing fetched from the server), the port of the registry's SOAP version, its endpoint the
-// server under test, over axios with one kept-alive socket (TCP_NODELAY). wss-username: node-soap's
-// WSSecurity (UsernameToken with a password digest, nonce and created, and a Timestamp); wss-sign: its
-// WSSecurityCert (client.key: RSA-SHA256 over Body and Timestamp, the certificate in a BinarySecurityToken),
-// each signed answer checked against ca.crt (wsse.verifyAnswer). It makes the attack vectors' defective
-// calls (harness/attacks.js) from node-soap's own messages. metadata builds a node-soap client from the
-// WSDL the server publishes at ?wsdl and pings through it.
+// server under test, over axios with one kept-alive socket (TCP_NODELAY), through HTTP_PROXY's proxy where
+// set. wss-username: node-soap's WSSecurity (UsernameToken with a password digest, nonce and created, and a
+// Timestamp); wss-sign: its WSSecurityCert (client.key: RSA-SHA256 over Body and Timestamp, the certificate in
+// a BinarySecurityToken), each signed answer checked against ca.crt (wsse.verifyAnswer). It makes the attack
+// vectors' defective calls (harness/attacks.js) from node-soap's own messages. metadata builds a node-soap
+// client from the WSDL the server publishes at ?wsdl and pings through it.
 const axios = require('axios');
 const soap = require('soap');
 const { OPERATIONS, BY_NAME } = require('../contract/operations');
 const { BenchError } = require('../contract/errors');
-const { HttpClient, NoDelayAgent, hostPort } = require('../httphost/client');
+const { HttpClient, NoDelayAgent, hostPort, proxyOf } = require('../httphost/client');
 const { WSDL_FILE, PORTS } = require('./wsdl');
 const { writer, reader, CUSTOM_DESERIALIZER } = require('./mapping');
 const wsse = require('./wsse');
@@ -25,9 +25,26 @@ const TABLE = new Map(OPERATIONS.filter((op) => !op.isStream).map((op) => [op.na
   read: op.returns === 'void' ? () => undefined : reader(op.returns),
 }]));
 
-function transport() {
+// axios with the suite's agent; through the proxy of HTTP_PROXY as the shared HTTP client goes (proxyOf: the
+// proxy's connection, the server in the request line), never axios's own reading of the environment (false). No
+// redirect is followed (the suite's servers send none), so axios sends with node:http itself, not through
+// follow-redirects, and an error carries node's request (reusedSocket).
+function transport(proxy = proxyOf()) {
   const agent = new NoDelayAgent();
-  return { agent, request: axios.create({ httpAgent: agent, timeout: TIMEOUT_MS, maxContentLength: 64 * 1024 * 1024, maxBodyLength: 64 * 1024 * 1024 }) };
+  const request = axios.create({
+    httpAgent: agent, timeout: TIMEOUT_MS, maxContentLength: 64 * 1024 * 1024, maxBodyLength: 64 * 1024 * 1024,
+    maxRedirects: 0, proxy: proxy ? { protocol: 'http', host: proxy.host, port: proxy.port } : false,
+  });
+  // A request on a kept connection the peer had closed (a proxy that closes after each answer without saying so)
+  // is sent again once on a new one, as the shared client's send does (request.reusedSocket).
+  request.interceptors.response.use(undefined, (error) => {
+    const { config } = error;
+    if (config && !config.sentAgain && error.request && error.request.reusedSocket && error.code === 'ECONNRESET') {
+      return request({ ...config, sentAgain: true });
+    }
+    throw error;
+  });
+  return { agent, request };
 }
 
 function clientOptions(version, endpoint, request) {
@@ -251,4 +268,4 @@ function connect(options) {
   return SoapClient.create(options);
 }
 
-module.exports = { connect, withClock };
+module.exports = { connect, withClock, transport };

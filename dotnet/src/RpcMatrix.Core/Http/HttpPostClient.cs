@@ -22,9 +22,9 @@ namespace RpcMatrix.Core.Http
         /// <summary>
         /// The forward proxy of HTTP_PROXY (or http_proxy), as curl and urllib read it, or none: the runner's
         /// --proxy http variant starts the client with it (runner/README.md, Variants). None: Proxy = null, no
-        /// proxy lookup.
+        /// proxy lookup. The WCF SOAP client takes it too (SoapAdapter).
         /// </summary>
-        internal static readonly IWebProxy EnvironmentProxy = ProxyOf(
+        public static readonly IWebProxy EnvironmentProxy = ProxyOf(
             Environment.GetEnvironmentVariable("HTTP_PROXY") ?? Environment.GetEnvironmentVariable("http_proxy"));
 
         private static int clients;

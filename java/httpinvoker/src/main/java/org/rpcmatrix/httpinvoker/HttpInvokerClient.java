@@ -1,10 +1,13 @@
 package org.rpcmatrix.httpinvoker;
 
 import java.io.IOException;
+import org.apache.http.client.protocol.HttpClientContext;
 import org.apache.http.config.SocketConfig;
 import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.DefaultClientConnectionReuseStrategy;
 import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
+import org.apache.http.impl.conn.SystemDefaultRoutePlanner;
 import org.rpcmatrix.core.adapter.ClientOptions;
 import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.core.mapping.OperationCaller;
@@ -47,6 +50,16 @@ public final class HttpInvokerClient extends OperationClient {
                 .disableContentCompression()
                 .disableCookieManagement()
                 .disableRedirectHandling()
+                // The JDK's proxy properties (http.proxyHost, http.proxyPort, http.nonProxyHosts) through its
+                // default ProxySelector; useSystemProperties() would also change the reuse strategy, User-Agent
+                // and credentials
+                .setRoutePlanner(new SystemDefaultRoutePlanner(null))
+                // Through a proxy the connection is not kept: tinyproxy 1.11 closes each client connection after its
+                // answer and drops the server's Connection: close, and the next call on it failed
+                // (NoHttpResponseException; a POST is not retried)
+                .setConnectionReuseStrategy((response, context) ->
+                        HttpClientContext.adapt(context).getHttpRoute().getProxyHost() == null
+                        && DefaultClientConnectionReuseStrategy.INSTANCE.keepAlive(response, context))
                 .build();
         HttpComponentsHttpInvokerRequestExecutor executor = new HttpComponentsHttpInvokerRequestExecutor(http);
         executor.setAcceptGzipEncoding(false);

@@ -11,13 +11,16 @@ import org.apache.http.HttpEntity;
 import org.apache.http.client.entity.GzipCompressingEntity;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.HttpPost;
+import org.apache.http.client.protocol.HttpClientContext;
 import org.apache.http.config.SocketConfig;
 import org.apache.http.entity.ByteArrayEntity;
 import org.apache.http.entity.ContentType;
 import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.DefaultClientConnectionReuseStrategy;
 import org.apache.http.impl.client.HttpClientBuilder;
 import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
+import org.apache.http.impl.conn.SystemDefaultRoutePlanner;
 import org.apache.http.util.EntityUtils;
 import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.adapter.ClientOptions;
@@ -70,7 +73,17 @@ public final class JsonRpcClient extends OperationClient {
                 .setConnectionManager(pool)
                 .disableCookieManagement()
                 .disableAuthCaching()
-                .disableRedirectHandling();
+                .disableRedirectHandling()
+                // The JDK's proxy properties (http.proxyHost, http.proxyPort, http.nonProxyHosts) through its
+                // default ProxySelector; useSystemProperties() would also change the reuse strategy, User-Agent
+                // and credentials
+                .setRoutePlanner(new SystemDefaultRoutePlanner(null))
+                // Through a proxy the connection is not kept: tinyproxy 1.11 closes each client connection after its
+                // answer and drops the server's Connection: close, and the next call on it failed
+                // (NoHttpResponseException; a POST is not retried)
+                .setConnectionReuseStrategy((response, context) ->
+                        HttpClientContext.adapt(context).getHttpRoute().getProxyHost() == null
+                        && DefaultClientConnectionReuseStrategy.INSTANCE.keepAlive(response, context));
         if (!gzip) {
             builder.disableContentCompression();
         }

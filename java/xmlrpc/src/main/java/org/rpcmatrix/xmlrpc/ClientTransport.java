@@ -1,12 +1,20 @@
 package org.rpcmatrix.xmlrpc;
 
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.ProxySelector;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.commons.httpclient.Header;
 import org.apache.commons.httpclient.HttpClient;
 import org.apache.commons.httpclient.MultiThreadedHttpConnectionManager;
+import org.apache.commons.httpclient.params.HostParams;
 import org.apache.commons.httpclient.params.HttpConnectionManagerParams;
 import org.apache.xmlrpc.client.XmlRpcClient;
+import org.apache.xmlrpc.client.XmlRpcClientConfigImpl;
 import org.apache.xmlrpc.client.XmlRpcCommonsTransportFactory;
 import org.apache.xmlrpc.client.XmlRpcLiteHttpTransportFactory;
 import org.apache.xmlrpc.client.XmlRpcSunHttpTransportFactory;
@@ -31,7 +39,7 @@ enum ClientTransport {
     /**
      * Commons HttpClient 3.1 with a MultiThreadedHttpConnectionManager, which keeps the connection open from
      * call to call (the transport's default SimpleHttpConnectionManager would too, but is not meant to be
-     * shared), TCP_NODELAY on.
+     * shared), TCP_NODELAY on; through the proxy the JDK's proxy properties name for the server, if any.
      */
     COMMONS {
         @Override
@@ -42,7 +50,19 @@ enum ClientTransport {
             params.setStaleCheckingEnabled(false); // a read before every request, which no other client makes
             XmlRpcCommonsTransportFactory factory = gzip ? new GzipRequestTransports.CommonsFactory(client)
                     : new XmlRpcCommonsTransportFactory(client);
-            factory.setHttpClient(new HttpClient(connections));
+            HttpClient http = new HttpClient(connections);
+            // HttpClient 3.1 reads no proxy property; its users set the host configuration's proxy. Each call's
+            // absolute URL keeps it (HttpClient.executeMethod copies the default host configuration).
+            Proxy proxy = proxyOf(((XmlRpcClientConfigImpl) client.getClientConfig()).getServerURL());
+            if (proxy.address() instanceof InetSocketAddress address) {
+                http.getHostConfiguration().setProxy(address.getHostString(), address.getPort());
+                // A connection per call through it: tinyproxy 1.11 closes each client connection after its answer
+                // and drops the server's Connection: close, so the next call on a kept one met a closed connection
+                // (NoHttpResponseException, then sent again on a new one, every call). HttpClient closes after an
+                // answer without a directive when its request asked for close (HttpMethodBase.shouldCloseConnection).
+                http.getParams().setParameter(HostParams.DEFAULT_HEADERS, List.of(new Header("Connection", "close")));
+            }
+            factory.setHttpClient(http);
             return factory;
         }
 
@@ -71,6 +91,18 @@ enum ClientTransport {
     };
 
     static final String FLAG = "--transport";
+
+    /**
+     * The proxy the JDK's default ProxySelector names for {@code server}: http.proxyHost and http.proxyPort, unless
+     * http.nonProxyHosts matches the server's host, as HttpURLConnection (the SUN transport) chooses it.
+     */
+    static Proxy proxyOf(URL server) {
+        try {
+            return ProxySelector.getDefault().select(server.toURI()).get(0);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("not a URI: " + server, e);
+        }
+    }
 
     /** {@code gzip}: the transport must send gzip-compressed requests with their true length. */
     abstract XmlRpcTransportFactory factory(XmlRpcClient client, boolean gzip);

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.URL;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -84,5 +87,24 @@ class ClientTransportTest {
         } finally {
             own.stop();
         }
+    }
+
+    /** The commons transport takes the proxy HttpURLConnection would: the JDK's properties, nonProxyHosts honoured. */
+    @Test
+    void theCommonsProxyIsTheJdksChoice() throws Exception {
+        URL server = new URL("http", "198.19.0.2", 8080, XmlRpcServer.PATH);
+        System.setProperty("http.proxyHost", "198.19.0.1");
+        System.setProperty("http.proxyPort", "3128");
+        try {
+            System.setProperty("http.nonProxyHosts", "");
+            assertEquals(InetSocketAddress.createUnresolved("198.19.0.1", 3128), ClientTransport.proxyOf(server).address());
+            System.setProperty("http.nonProxyHosts", "localhost|198.19.*");
+            assertEquals(Proxy.NO_PROXY, ClientTransport.proxyOf(server));
+        } finally {
+            System.clearProperty("http.proxyHost");
+            System.clearProperty("http.proxyPort");
+            System.clearProperty("http.nonProxyHosts");
+        }
+        assertEquals(Proxy.NO_PROXY, ClientTransport.proxyOf(server));
     }
 }
