@@ -24,7 +24,8 @@ teardown() {
   tag=$(cat "$OUT/runner.tag" 2>/dev/null) || return 0
   [ -z "$(ip netns list | grep "^rpcmatrix-$tag\b" || true)" ]
   [ -z "$(find /sys/fs/cgroup -maxdepth 2 -name "rpcmatrix-$tag" 2>/dev/null)" ]
-  ! nft list table ip "rpcmatrix_wire_$tag" >/dev/null 2>&1
+  run nft list table ip "rpcmatrix_wire_$tag"
+  [ "$status" -ne 0 ]
 }
 
 # holds CELL WORKLOAD JQ-CONDITION: the cell's last record for that workload satisfies it ($h: the other host).
