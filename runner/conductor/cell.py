@@ -14,6 +14,7 @@ from pathlib import Path
 from analysis import known_failures
 
 from . import facts, fold, jit, load, plan, progress, proxy, variant, warmup
+from .cells import jit_threads_read
 from .session import HUNG, Answer, Session
 
 TIMED, LOST, ENDED = 0, 3, 4  # cell-start's exit status: time the workloads; the client is lost; nothing to time
@@ -48,11 +49,10 @@ class Run:
         return known_failures.vectors_allow_timing(entries, cell["name"], vectors)
 
     def pattern(self, cell: dict, role: str) -> str:
-        """The compiler threads a warm-up waits for: none when the profile skips the implementations' JIT warm-up,
-        nor a server's on another host (--server-host: its threads are not read there; its calls' latency is)."""
-        if role == "server" and self.options.get("remote"):
-            return ""
-        return cell[f"{role}_jit_threads"] if self.profile["implementation_warmup"] else ""
+        """The compiler threads a warm-up waits for (cells.jit_threads_read): none when the profile skips the
+        implementations' JIT warm-up."""
+        read = jit_threads_read(cell, role, bool(self.options.get("remote")))
+        return read if self.profile["implementation_warmup"] else ""
 
 
 def read_cell(run: Path, slug: str) -> dict:

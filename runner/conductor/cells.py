@@ -18,6 +18,12 @@ def can_run(cell: dict) -> bool:
     return not (cell.get("unsupported") or cell.get("error"))
 
 
+def jit_threads_read(cell: dict, role: str, remote: bool) -> str:
+    """The compiler threads the runner reads of a side (the manifest's `jit_threads`): none of a server on another
+    host (--server-host), whose threads are not read there."""
+    return "" if role == "server" and remote else cell[f"{role}_jit_threads"]
+
+
 def _given(value) -> bool:
     """A manifest's value counts unless absent, null or false (as the registry and manifests are read)."""
     return value is not None and value is not False

@@ -9,7 +9,7 @@ CPU and the wall clock read around every point:
    rate keeps in flight by Little's law (`workers`);
 3. up to `refine` more open-loop rates, each halving the gap between the highest rate within the knee's bound and
    the lowest beyond it; or, when even the lowest rate was beyond it, up to `descend` rates each half the lowest
-   tried, none under `descend_min_calls` calls in a point's duration (`descend_to`);
+   tried, none under `descend_min_calls` calls in a point's duration (`descents`);
 4. overload: `overload.factor` times the knee (the best closed-loop throughput when no rate was within the bound)
    for `overload.duration_ms`, then a closed loop of one call for `overload.recovery_ms`.
 
@@ -245,18 +245,19 @@ def _plan(points: dict[str, dict], s: dict) -> list[tuple[str, float]]:
     if "overload" not in modes:
         found = knee(points, s)
         opened = {n for mode, n in ran if mode == "open"}
-        lower = [rate for rate in descents(points, s) if rate not in opened]
+        descent = descents(points, s)
+        lower = [rate for rate in descent if rate not in opened]
         lowest = points.get(point_name(s["workload"], "open", min(opened))) if opened else None
         if found["rate"] is None and lower and lowest and not lowest.get("failed"):
             return [("open", lower[0])]  # answered, beyond the bound at every rate so far: a lower one
         # the rates tried beyond the fractions and the descent
-        refined = len(opened - {int(round(max(1, best_closed(points) * f))) for f in s["open_fractions"]}
-                      - set(descents(points, s)))
+        best = best_closed(points)
+        refined = len(opened - {int(round(max(1, best * f))) for f in s["open_fractions"]} - set(descent))
         if found["rate"] is not None and found["beyond"] is not None and refined < s["refine"]:
             middle = (found["rate"] + found["beyond"]) / 2
-            if int(round(middle)) not in {n for mode, n in ran if mode == "open"}:
+            if int(round(middle)) not in opened:
                 return [("open", middle)]
-        target = found["rate"] or best_closed(points)
+        target = found["rate"] or best
         return [("overload", max(1, target * s["overload"]["factor"])), ("recovery", 1)] if target else []
     return []
 

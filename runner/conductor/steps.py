@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import load, plan, variant
-from .cells import can_run
+from .cells import can_run, jit_threads_read
 
 STEPS = "steps.tsv"
 
@@ -252,8 +252,8 @@ class PassWriter:
         self.out.append(line(
             "cell", pass_no, index, self.total, cell["slug"], cell["name"], key("server", cell), key("client", cell),
             process_argv(ctx, cell, "server"), process_argv(ctx, cell, "client"), scratch(ctx, cell),
-            # a server on another host (--server-host): its JIT threads are not read there, so not read at all
-            cell_link(ctx, cell), None if ctx.remote_root else cell["server_jit_threads"], cell["client_jit_threads"],
+            cell_link(ctx, cell), jit_threads_read(cell, "server", bool(ctx.remote_root)),
+            jit_threads_read(cell, "client", bool(ctx.remote_root)),
             int(times_workloads(ctx, cell["protocol"])), self.floor_before if ctx.profile["floor"] else None,
             floor_after))
         if not ctx.keep_processes:
