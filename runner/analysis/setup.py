@@ -3,6 +3,7 @@ CPU time comes from, how its processes were pinned and how they lived across cel
 data (run.setup, from the shell's plan/setup.tsv: conductor/environment.py); a run made before it stored
 them as data has the sentences themselves (run.wire, run.pin, run.cpu_source, run.processes), which are
 returned as they are."""
+from conductor import network as network_rules
 
 
 def _setup(run: dict) -> dict | None:
@@ -58,9 +59,9 @@ SHAPERS = {"netem": "netem on the sending end (delay and rate), iptables' statis
                             "statistic match (loss) and an NFQUEUE delay line, TCP end to end (delay)"}
 
 
-def network(run: dict) -> str:
+def network(run: dict, delay_line: dict | None = None) -> str:
     """The network scenario between client and server (--network): asked, how applied, what its self-test
-    measured."""
+    measured, and what the delay line added beyond the asked delay over the run (conductor/network.delay_line)."""
     scenario = ((_setup(run) or {}).get("network") or {}).get("scenario")
     if not scenario or not any(scenario["c2s"].values()) and not any(scenario["s2c"].values()):
         return "loopback: the veth pair as it is, nothing applied"
@@ -68,7 +69,24 @@ def network(run: dict) -> str:
     how = SHAPERS.get(scenario.get("shaper") or "", "the kernel")
     text = f"{scenario['name']} ({scenario['spec']}: {scenario['why']}), by {how}; measured before the cells: {checks}"
     if scenario.get("shaper") == "tbf+delayline":
-        text += f"; {scenario['delay_line_cpu']}"
+        text += f"; {scenario['delay_line_cpu']}" + "".join(
+            f"; {d}: {delay_line_figures(figures)}" for d, figures in (delay_line or {}).items())
+    return text
+
+
+def delay_line_figures(direction: dict) -> str:
+    """One direction's delay line over the run, in words: what it added to each packet beyond the delay, and how
+    its seconds' typical figure moved (the floor rule's slack: report/flags.path_slack_us)."""
+    total = direction.get("total")
+    if not total:
+        return "the delay line's figures were not written (it did not stop on its own)"
+    e, lag = total["excess_us"], total["reader_lag_us"]
+    text = (f"the delay line held {total['packets']:,} packets, each for the delay and then p50 {e['p50']} µs, "
+            f"p99 {e['p99']} µs, max {e['max']:.0f} µs more ({total['stamped']:,} timed from the kernel's arrival "
+            f"stamp, the rest from when read; reading them lagged p50 {lag['p50']} µs, p99 {lag['p99']} µs)")
+    spread = network_rules.crossing_spread(direction)
+    if spread:
+        text += f", its seconds' p50 from {spread[0]:.1f} to {spread[1]:.1f} µs (their 5th to 95th percentile)"
     return text
 
 

@@ -24,6 +24,9 @@ LEAST_EXPECTED_DROPS = 20  # fewer expected drops than this, and the burst shows
 BULK_SECONDS, BURST_SECONDS = 2, 2  # the self-test's transfer and burst: how long they take at most
 
 
+TYPICAL_PACKETS = 100  # a second of the delay line's that carried fewer packets says little (typical_crossings)
+
+
 class NetworkError(Exception):
     pass
 
@@ -193,6 +196,39 @@ def describe(check_: dict) -> str:
     packets = f" over {check_['packets']} packets" if "packets" in check_ else ""
     return (f"{check_['what']}: {_figure(check_['measured'], check_['unit'])}{packets}, asked "
             f"{_figure(check_['asked'], check_['unit'])} ± {tolerance} ({'ok' if check_['ok'] else 'MISSED'})")
+
+
+def delay_line(run: Path) -> dict | None:
+    """What each direction's delay line (runner/floor/delayline.c) added beyond the asked delay, from its lines in
+    RUN/network/: {direction: {"total": its figures over the run (packets, stamped, excess_us, reader_lag_us),
+    "seconds": [(unix second, packets, p50 excess in µs), ...]}}; None where no delay line ran (loopback, netem).
+    A line cut short by a kill is left out."""
+    out = {}
+    for d in DIRECTIONS:
+        try:
+            text = (run / "network" / f"delayline-{d}.out").read_text()
+        except OSError:
+            continue
+        lines = []
+        for line in text.splitlines():
+            try:
+                lines.append(json.loads(line))
+            except ValueError:
+                continue
+        seconds = [(x["t"], x["packets"], x["excess_us"]["p50"]) for x in lines if "t" in x and "excess_us" in x]
+        out[d] = {"total": next((x for x in lines if x.get("total")), None), "seconds": seconds}
+    return out or None
+
+
+def crossing_spread(direction: dict) -> tuple[float, float] | None:
+    """How a direction's typical crossing moved over the run (delay_line): the 5th and the 95th percentile of its
+    seconds' p50 excess, over the seconds that carried at least TYPICAL_PACKETS packets (a second of a few packets
+    says little of the path); None with fewer than two such seconds."""
+    typical = [p50 for _, packets, p50 in direction["seconds"] if packets >= TYPICAL_PACKETS]
+    if len(typical) < 2:
+        return None
+    cuts = statistics.quantiles(typical, n=20, method="inclusive")
+    return cuts[0], cuts[-1]
 
 
 def of_run(run: Path) -> dict | None:

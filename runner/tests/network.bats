@@ -87,6 +87,11 @@ for i in range(2000):
   # each delay line stops on SIGTERM with its counts, exit status 0
   network_stop
   grep -q '^delayline: queue 0, 20000 us: [1-9][0-9]* packets' "$OUT/network/delayline-c2s.log"
+  # ... and what it added beyond the delay: every packet timed from the kernel's arrival stamp, each counted in the
+  # line of the second it left in
+  tail -n 1 "$OUT/network/delayline-c2s.out" | jq -e '.total and .packets > 0 and .stamped == .packets'
+  [ "$(grep '"t": ' "$OUT/network/delayline-c2s.out" | jq -s 'map(.packets) | add')" -eq \
+    "$(tail -n 1 "$OUT/network/delayline-c2s.out" | jq .packets)" ]
 }
 
 @test "a delay line that is gone drops the packets: nothing crosses undelayed" {

@@ -757,6 +757,11 @@ assert rows and all(r["point.mode"] and (r["latency_us.p99"] or r["status"] != "
   jq -e '.run.setup.network.scenario | .accepted and (.shaper == "netem" or .shaper == "tbf+delayline")
     and (.delay_line_cpu | test("neither"))' "$OUT/env.json" >/dev/null
   grep -q '| Network | custom (delay=5ms,s2c.delay=2ms: given on the command line), by ' "$OUT/report/run.md"
+  # what the delay line held each packet beyond the delay, over the run, each way (with netem: nothing to say)
+  if jq -e '.run.setup.network.scenario.shaper == "tbf+delayline"' "$OUT/env.json" >/dev/null; then
+    grep -q 'c2s: the delay line held [0-9,]* packets, each for the delay and then p50 ' "$OUT/report/run.md"
+    grep -q 's2c: the delay line held [0-9,]* packets, each for the delay and then p50 ' "$OUT/report/run.md"
+  fi
   # 2000 bytes at 8 kbit/s go through in tbf's first burst: the rate is not what was asked, and no cell runs
   run "$RPCM" run "${FAST[@]}" --cell 'echo/alpha→beta' --network rate=8kbit --out "$OUT-refused"
   [ "$status" -eq 2 ]

@@ -245,3 +245,49 @@ def test_a_cell_is_a_method_error_only_below_both_floors_around_its_server_group
     # the pass's last group has its own floor only, and this cell beats it
     raised = workload_rtt_flags(ctx.figures, "rawtcp/java→python", "ping")
     assert raised[Flag.BELOW_FLOOR]["passes"] == [(1, pytest.approx(floor * 1.1), pytest.approx(floor * 1.2))]
+
+
+def _delay_line_lines(p50s: list[int], packets: int = 1000) -> str:
+    """delayline.c's stdout: its ready line, a line per second, its total."""
+    seconds = [{"t": 1800000000 + i, "packets": packets, "excess_us": {"p50": p, "p90": p + 5, "p99": p + 20,
+                                                                       "max": 900.0}} for i, p in enumerate(p50s)]
+    total = {"total": True, "packets": packets * len(p50s), "stamped": packets * len(p50s) - 3,
+             "excess_us": {"p50": 20, "p90": 26, "p99": 60, "max": 900.0},
+             "reader_lag_us": {"p50": 10, "p90": 29, "p99": 48, "max": 400.0}}
+    return "\n".join(json.dumps(x) for x in [{"ready": True, "queue": 0, "delay_us": 100}, *seconds, total]) + "\n"
+
+
+def test_through_a_delay_line_the_floor_rule_allows_how_far_its_typical_crossing_moved(tmp_path):
+    from analysis import setup
+    from analysis.report.flags import Flag, path_slack_us, workload_rtt_flags
+    from conductor import network
+    run, recs, cells = build(tmp_path, protocols=2, passes=1, workloads=("ping",), calls=100)
+    floor = next(r["rtt_us"]["p50"] for r in recs if r["cell"] == "floor/c→c")
+    for cell, under_us in (("rawtcp/java→java", 5.0), ("rawtcp/python→java", 30.0)):
+        rec = next(r for r in recs if r["cell"] == cell and r["workload"] == "ping")
+        rec["rtt_us"]["p50"] = floor - under_us
+    (run / "network").mkdir()
+    # 21 seconds each way: the 5th percentile is the second lowest second, the 95th the second highest. c2s: 18 to
+    # 24 µs (10 and 40 left out), s2c: 20 to 24 µs (a second of too few packets left out too). Slack: 6 + 4 = 10 µs
+    (run / "network" / "delayline-c2s.out").write_text(
+        _delay_line_lines([40, 10, 18] + [20] * 17 + [24]) + '{"t": 1, "packets": 3, "excess_us": {"p5')
+    (run / "network" / "delayline-s2c.out").write_text(_delay_line_lines([15, 20] + [22] * 17 + [24, 60]))
+    quiet = json.loads(_delay_line_lines([90], packets=network.TYPICAL_PACKETS - 1).splitlines()[1])
+    with (run / "network" / "delayline-s2c.out").open("a") as out:
+        out.write(json.dumps(quiet) + "\n")
+    line = network.delay_line(run)
+    assert len(line["c2s"]["seconds"]) == 21 and line["c2s"]["total"]["stamped"] == 20997  # the cut line left out
+    assert path_slack_us(line) == pytest.approx(10.0)
+    assert path_slack_us(None) == 0.0
+    ctx = Context.load(run, recs, cells, VERDICT)
+    # 5 µs under the floor: within the delay line's movement; 30 µs under: a method error all the same
+    assert Flag.BELOW_FLOOR not in workload_rtt_flags(ctx.figures, "rawtcp/java→java", "ping")
+    raised = workload_rtt_flags(ctx.figures, "rawtcp/python→java", "ping")
+    assert raised[Flag.BELOW_FLOOR]["passes"] == [(1, floor - 30.0, floor)]
+    assert raised[Flag.BELOW_FLOOR]["slack_us"] == pytest.approx(10.0)
+    assert "less 10 µs, how far the delay line's typical crossing moved" in "".join(
+        report.files(run, recs, cells, VERDICT).values())
+    words = setup.delay_line_figures(line["s2c"])
+    assert "held 21,000 packets, each for the delay and then p50 20 µs, p99 60 µs" in words
+    assert "20,997 timed from the kernel's arrival stamp" in words and "seconds' p50 from 20.0 to 24.0 µs" in words
+    assert "not written" in setup.delay_line_figures({"total": None, "seconds": []})

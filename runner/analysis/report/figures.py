@@ -77,8 +77,9 @@ class Memory:
 class Figures:
     """A run's records across passes: which record stands for a (cell, workload), and its figures."""
 
-    def __init__(self, records: list[dict], cells: list[dict], baseline: str | None):
+    def __init__(self, records: list[dict], cells: list[dict], baseline: str | None, path_slack_us: float = 0.0):
         self.records = records
+        self.path_slack_us = path_slack_us  # what the floor rule allows for the delay line (flags.path_slack_us)
         self.cells = cells
         self.cell_names = {c["name"] for c in cells}
         self.groups: dict[tuple, list[dict]] = {}

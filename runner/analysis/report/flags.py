@@ -4,6 +4,8 @@ flag means and text.MARK how it is marked, so that any renderer reads the same f
 from dataclasses import dataclass
 from enum import StrEnum
 
+from conductor import network
+
 # Repetitions whose means spread more than this (CV of the kept repetition means) did not measure one
 # steady state: the figure is flagged rather than trusted.
 UNSTABLE_REP_CV = 0.2
@@ -159,17 +161,29 @@ def floor_of(rec: dict, floors: dict[int, float], following: dict[str, float] | 
     return min(f for f in around if f is not None)
 
 
-def below_floor(recs: list[dict], floors: dict[int, float], following: dict[str, float] | None = None) -> dict:
+def path_slack_us(delay_line: dict | None) -> float:
+    """How far the delay line's typical crossing moved over the run (conductor/network.delay_line's figures): per
+    direction the 5th to 95th percentile of its seconds' p50 excess over the asked delay (network.crossing_spread),
+    summed, as every round trip crosses both. Through the delay line (a user-space program on the shared CPUs) the
+    path's own time moves more than the veth pair's: one `just bench --network lan` had its floors between 278 and
+    308 µs p50. 0 where no delay line ran: the veth pair, or netem (the kernel's own timer, not measured)."""
+    spreads = [network.crossing_spread(direction) for direction in (delay_line or {}).values()]
+    return sum(high - low for low, high in filter(None, spreads))
+
+
+def below_floor(recs: list[dict], floors: dict[int, float], following: dict[str, float] | None = None,
+                slack_us: float = 0.0) -> dict:
     """BELOW_FLOOR with (pass, p50, floor) of each passing record whose p50 is under the fastest repetition of
-    every floor around it (floor_of, fastest; `following`: the next groups' fastest repetitions): every call
-    makes at least the floor's round trip over the same path, so such a figure says the floor did not take the
-    fastest path the cells took, or the host changed between them."""
+    every floor around it (floor_of, fastest; `following`: the next groups' fastest repetitions), less
+    `slack_us` (path_slack_us: through a delay line): every call makes at least the floor's round trip over the
+    same path, so such a figure says the floor did not take the fastest path the cells took, or the host changed
+    between them."""
     under = []
     for r in recs:
         floor, p50 = floor_of(r, floors, following, fastest=True), (r.get("rtt_us") or {}).get("p50")
-        if floor is not None and p50 is not None and p50 < floor:
+        if floor is not None and p50 is not None and p50 < floor - slack_us:
             under.append((r.get("pass", 1), p50, floor))
-    return {Flag.BELOW_FLOOR: {"passes": under}} if under else {}
+    return {Flag.BELOW_FLOOR: {"passes": under, "slack_us": slack_us}} if under else {}
 
 
 # -- the flags of a run's figures (figures.Figures) ------------------------------------------------------------
@@ -178,7 +192,7 @@ def workload_rtt_flags(figures, cell: str, workload: str) -> dict:
     raised = rtt_flags(figures.passing(cell, workload))
     if figures.on_the_wire(cell):
         raised.update(below_floor(figures.passing(cell, workload), figures.floor_by_pass(),
-                                  figures.following_floors(fastest=True)))
+                                  figures.following_floors(fastest=True), figures.path_slack_us))
     return raised
 
 

@@ -4,7 +4,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conductor import network
+
 from ... import battery
+from .. import flags
 from ..blocks import Notes
 from ..figures import Figures
 
@@ -21,14 +24,16 @@ class Context:
     notes: Notes
     battery: list = field(default_factory=list)  # battery.jsonl attached to the run (analysis/battery.py)
     load_points: list = field(default_factory=list)  # a load profile's point records (kind "load"; sections/load.py)
+    delay_line: dict | None = None  # what the delay line added beyond the asked delay (conductor/network.delay_line)
 
     @classmethod
     def load(cls, run: Path, records: list[dict], cells: list[dict], verdict: dict) -> "Context":
         env = json.loads((run / "env.json").read_text())
         points = [r for r in records if r.get("kind") == "load"]
         records = [r for r in records if r.get("kind") != "load"]
-        figures = Figures(records, cells, env["run"].get("baseline"))
-        return cls(env=env, figures=figures, verdict=verdict,
+        delay_line = network.delay_line(run)
+        figures = Figures(records, cells, env["run"].get("baseline"), flags.path_slack_us(delay_line))
+        return cls(env=env, figures=figures, verdict=verdict, delay_line=delay_line,
                    workloads={p: _planned(run, p) for p in figures.protocols},
                    unsupported={p: _unsupported(run, p) for p in figures.protocols}, notes=Notes(),
                    battery=battery.load_lines(run / BATTERY_LINES), load_points=points)

@@ -101,7 +101,10 @@ def rtt_marks(ctx: Context, cell: str, w: str) -> list[Mark]:
             Code(cell), f" {w}: JIT still compiling while the calls were timed: its compiler threads took {where} of "
             "the CPU over the repetitions."))))
     if Flag.BELOW_FLOOR in raised:
-        where = "; ".join(f"pass {p}: {num(v)} µs against {num(f)} µs"
+        slack = raised[Flag.BELOW_FLOOR]["slack_us"]
+        less = (f" less {num(slack)} µs, how far the delay line's typical crossing moved over the run" if slack
+                else "")
+        where = "; ".join(f"pass {p}: {num(v)} µs against {num(f)} µs{less}"
                           for p, v, f in raised[Flag.BELOW_FLOOR]["passes"])
         marks.append(Mark(Flag.BELOW_FLOOR, ctx.notes.ref(Text(
             Code(cell), f" {w}: p50 below the floor ({where}; the lower of the floors taken before and after its "

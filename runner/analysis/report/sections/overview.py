@@ -54,7 +54,8 @@ def environment(ctx: Context) -> list:
     rows = [["CPU", f"{run['cpu_model']} ({run['cpus']} CPUs, governor {run['cpu_governor']})"],
             ["Memory", run["memory"]], ["OS, kernel", f"{run['os']}, {run['kernel']}"],
             ["Hosts", setup.hosts(run)], ["CPU pinning", setup.pin(run)], ["Processes", setup.processes(run)],
-            ["Bytes on the wire", setup.wire(run)], ["Network", setup.network(run)], ["CPU time", setup.cpu(run)],
+            ["Bytes on the wire", setup.wire(run)], ["Network", setup.network(run, ctx.delay_line)],
+            ["CPU time", setup.cpu(run)],
             ["Memory", run["memory_source"]], ["Round-trip time", run["rtt_source"]]]
     net = run.get("network") or {}
     if net:

@@ -215,7 +215,7 @@ MARKS = (f"{STATUS_MARK['pass']} pass, {STATUS_MARK['fail']} fail, {STATUS_MARK[
          f"{MARK[Flag.CPU_OVER_RTT]} client + server CPU over {flags.CPU_BOUND}× the mean round trip, "
          f"{MARK[Flag.WAIT]} over {flags.WAIT_SHARE:.0%} of the p50 on neither side's CPU, "
          f"{MARK[Flag.BELOW_FLOOR]} p50 below the fastest repetition of every floor taken around its cell "
-         "(a method error), "
+         "(through a delay line, less how far its typical crossing moved over the run: a method error), "
          f"{MARK[Flag.JIT_BUSY]} a JIT's compiler threads over {flags.JIT_SHARE:.0%} of a side's CPU while timed; "
          "[lo–hi] the 95% confidence interval across passes.")
 
