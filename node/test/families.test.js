@@ -38,3 +38,23 @@ for (const [family, protocol, lost] of CASES) {
     }
   });
 }
+
+test('soap11 per call: the client built from the WSDL kept, each call on a connection of its own, closed after it', async () => {
+  const { BY_NAME } = require('../src/contract/operations');
+  const p = await pair('soap', 'soap11');
+  try {
+    for (let i = 0; i < 2; i += 1) await p.client.call(BY_NAME.ping, []);
+    const kept = p.client.connection.agent;
+    assert.equal(kept.connections, 1); // kept: one connection for both
+    const wsdlClient = p.client.client;
+    p.client.closeEachConnection();
+    for (let i = 0; i < 3; i += 1) await p.client.call(BY_NAME.ping, []);
+    assert.equal(p.client.connection.agent.connections, 3);
+    await new Promise((resolve) => { setTimeout(resolve, 50); }); // the agent destroys a socket once it is free
+    assert.equal(Object.values(p.client.connection.agent.sockets).flat().length, 0); // none left open
+    assert.equal(Object.values(p.client.connection.agent.freeSockets).flat().length, 0);
+    assert.equal(p.client.client, wsdlClient);
+  } finally {
+    await p.close();
+  }
+});

@@ -110,6 +110,21 @@ test('a connection per call: each workload call on an adapter made anew and clos
   assert.equal((await kept.answer({ cmd: 'connect' })).connection, undefined);
 });
 
+test('a connection per call keeps an adapter that closes each connection itself, telling it once', async () => {
+  const made = [];
+  const connect = async () => {
+    const adapter = { ...inProcess(), asked: 0 };
+    adapter.closeEachConnection = () => { adapter.asked += 1; };
+    made.push(adapter);
+    return adapter;
+  };
+  const l = new CommandLoop(options('soap11'), connect);
+  assert.equal((await l.answer({ cmd: 'connect', connection: 'per-call' })).connection, 'per-call');
+  assert.equal((await l.answer({ cmd: 'measure', workload: 'ping', calls: 3 })).calls, 3);
+  assert.equal(made.length, 1);
+  assert.equal(made[0].asked, 1);
+});
+
 test('measure goes on until min_ms, never past max_calls', async () => {
   const l = loop();
   await l.answer({ cmd: 'connect' });

@@ -32,6 +32,25 @@ def test_per_call_makes_each_workload_call_on_a_new_adapter_closed_after_it(idl)
     assert len(created) == 1 + 2 + 3 and all(c.closed for c in created)
 
 
+class _ClosesEachConnection(InProcessClient):
+    """An adapter that closes its own connection after each answer when asked (a client built from a WSDL)."""
+    asked = 0
+
+    def close_each_connection(self):
+        self.asked += 1
+
+
+def test_per_call_keeps_an_adapter_that_closes_each_connection_itself(idl):
+    answers, created = converse(idl, [
+        {"cmd": "connect", "connection": "per-call"},
+        {"cmd": "prepare", "workload": "ping"},
+        {"cmd": "measure", "workload": "ping", "calls": 3},
+        {"cmd": "quit"}], client_class=_ClosesEachConnection)
+    assert all(a["ok"] for a in answers), answers
+    assert answers[0]["connection"] == "per-call"
+    assert len(created) == 1 and created[0].asked == 1  # the connect's adapter, told once, made every call
+
+
 def test_kept_connections_stay_as_they_were(idl):
     answers, created = converse(idl, [{"cmd": "connect"}, {"cmd": "prepare", "workload": "ping"},
                                       {"cmd": "measure", "workload": "ping", "calls": 3}])
@@ -110,3 +129,33 @@ def test_the_soap_client_takes_a_connection_per_call_through_the_proxy(idl, forw
         client.close()
         server.stop()
     assert forward_proxy == [f"http://127.0.0.1:{server.port}/bench"] * 3
+
+
+def test_the_soap_client_per_call_keeps_its_wsdl_client_and_connects_anew_for_each_call(idl, monkeypatch):
+    """--connection per-call: zeep's client (parsed from the WSDL) is kept, each call opens a connection of its own."""
+    import urllib3.util.connection
+
+    opened = []
+    create = urllib3.util.connection.create_connection
+
+    def counted(*args, **kwargs):
+        sock = create(*args, **kwargs)
+        opened.append(sock)
+        return sock
+    monkeypatch.setattr(urllib3.util.connection, "create_connection", counted)
+    server = soap_server.start(options(idl, "soap11"))
+    client = soap_client.connect(options(idl, "soap11", port=server.port))
+    try:
+        for _ in range(2):  # kept: one connection for both
+            assert client.get_record("k") == ReferenceBench().get_record("k")
+        assert len(opened) == 1
+        wsdl_client = client.client
+        client.close_each_connection()
+        assert opened[0].fileno() == -1  # the kept connection closed at once
+        for _ in range(3):
+            assert client.get_record("k") == ReferenceBench().get_record("k")
+        assert len(opened) == 1 + 3 and all(s.fileno() == -1 for s in opened)  # each closed after its answer
+        assert client.client is wsdl_client
+    finally:
+        client.close()
+        server.stop()

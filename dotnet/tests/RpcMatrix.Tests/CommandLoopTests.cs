@@ -15,7 +15,7 @@ namespace RpcMatrix.Tests
     public class CommandLoopTests
     {
         /// <summary>An in-process client: the reference behaviour, optionally corrupting one operation.</summary>
-        private sealed class FakeClient : OperationClient
+        private class FakeClient : OperationClient
         {
             private readonly ReferenceBench reference = new ReferenceBench();
             public bool BreakEchoInt32;
@@ -86,6 +86,33 @@ namespace RpcMatrix.Tests
             Assert.AreEqual(1, made[0].Calls, "connect's client made its ping only");
             Assert.IsTrue(made.Skip(1).All(c => c.Disposed));
             Assert.AreEqual(4, made.Skip(1).Take(4).Sum(c => c.Calls), "a ping per client");
+        }
+
+        private sealed class ClosingClient : FakeClient, IClosesEachConnection
+        {
+            public int Asked;
+
+            public void CloseEachConnection()
+            {
+                Asked++;
+            }
+        }
+
+        [Test]
+        public void AConnectionPerCallKeepsAClientThatClosesEachConnectionItself()
+        {
+            var made = new List<ClosingClient>();
+            IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
+            var loop = new CommandLoop(idl, idl.Registry.Get("soap11"), () => { var c = new ClosingClient(); made.Add(c); return c; });
+            var answers = Answers(loop,
+                "{\"cmd\":\"connect\",\"connection\":\"per-call\"}",
+                "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":4}");
+            Assert.AreEqual("per-call", answers[0]["connection"]);
+            Assert.AreEqual(4, Number(answers[1], "calls"));
+            // the connect's client made every call, told once to close each connection
+            Assert.AreEqual(1, made.Count);
+            Assert.AreEqual(1, made[0].Asked);
+            Assert.AreEqual(1 + 4, made[0].Calls);
         }
 
         [Test]

@@ -55,6 +55,8 @@ class CommandLoop {
     if (client.facts && Object.keys(client.facts).length) answer.facts = client.facts;
     this.perCall = command.connection === 'per-call';
     if (this.perCall) answer.connection = 'per-call';
+    // the adapter kept, its connection not (workloadClient)
+    if (this.perCall && typeof client.closeEachConnection === 'function') client.closeEachConnection();
     return answer;
   }
 
@@ -184,13 +186,15 @@ class CommandLoop {
 
   // The connected adapter, or with a connection per call one whose every call is made on an adapter made anew,
   // called once and closed, all inside the timed call (the handshake timed where a client that connects per call
-  // pays it), as Python's PerCallDriver does.
+  // pays it), as Python's PerCallDriver does; or the connected adapter where it closes each connection itself
+  // (closeEachConnection: a client built from a WSDL).
   workloadClient(workload) {
     const client = this.connected();
     if (!this.perCall) return client;
     if (workload.session) {
       throw new Error(`${workload.name}: a session's calls share their remote objects' connection: no connection per call`);
     }
+    if (typeof client.closeEachConnection === 'function') return client;
     const connect = this.connectAdapter;
     const target = this.target;
     return {

@@ -11,8 +11,9 @@ const TIMEOUT_MS = 120 * 1000;
 
 // A keep-alive Agent of one socket whose connections have TCP_NODELAY from the start.
 class NoDelayAgent extends http.Agent {
-  constructor() {
-    super({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 60000 });
+  // keepAlive false: each request with Connection: close, its socket destroyed after the answer (a connection per call)
+  constructor({ keepAlive = true } = {}) {
+    super({ keepAlive, maxSockets: 1, keepAliveMsecs: 60000 });
     this.connections = 0;
   }
 

@@ -225,6 +225,16 @@ class SoapClient {
     return null;
   }
 
+  // --connection per-call: the client node-soap built from the WSDL kept (built per call, it would time the WSDL's
+  // processing, not a connection), its requests through an agent that keeps no connection, so each call connects
+  // anew; the connection the connect's ping left is closed now.
+  closeEachConnection() {
+    const kept = this.connection.agent;
+    this.connection.agent = new NoDelayAgent({ keepAlive: false });
+    this.connection.request.defaults.httpAgent = this.connection.agent;
+    kept.destroy();
+  }
+
   async pingAfterAttack() {
     this.connection.agent.destroy(); // the next call opens a new connection
     await this.call(BY_NAME.ping, []);

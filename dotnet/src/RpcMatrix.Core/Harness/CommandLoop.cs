@@ -138,6 +138,11 @@ namespace RpcMatrix.Core.Harness
             if (perCall)
             {
                 answer["connection"] = "per-call";
+                var closing = created as IClosesEachConnection; // the client kept, its connection not (CallOf)
+                if (closing != null)
+                {
+                    closing.CloseEachConnection();
+                }
             }
             return answer;
         }
@@ -254,7 +259,8 @@ namespace RpcMatrix.Core.Harness
         /// <summary>
         /// The workload's call on the connected client, or with a connection per call one made on a client made anew,
         /// called once and disposed, all inside the timed call (the handshake timed where a client that connects per
-        /// call pays it), as Python's PerCallDriver does.
+        /// call pays it), as Python's PerCallDriver does; or the connected client where it closes each connection
+        /// itself (IClosesEachConnection).
         /// </summary>
         private Func<IBench, object> CallOf(PreparedWorkload workload)
         {
@@ -265,6 +271,10 @@ namespace RpcMatrix.Core.Harness
             if (workload.Operation == null)
             {
                 throw new ArgumentException(workload.Workload.Name + ": a session's calls share their remote objects' connection: no connection per call");
+            }
+            if (client is IClosesEachConnection)
+            {
+                return workload.Call;
             }
             return ignored =>
             {

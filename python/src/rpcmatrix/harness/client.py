@@ -83,6 +83,8 @@ class CommandLoop:
         self.per_call = command.get("connection") == "per-call"
         if self.per_call:
             answer["connection"] = "per-call"
+            if hasattr(client, "close_each_connection"):  # the adapter kept, its connection not (workload_driver)
+                client.close_each_connection()
         return answer
 
     def do_vectors(self, command: dict) -> dict:
@@ -184,13 +186,17 @@ class CommandLoop:
         return args
 
     def workload_driver(self, workload: Workload) -> Driver:
-        """The connected driver, or with a connection per call one that connects, calls and closes each time."""
+        """The connected driver, or with a connection per call one that connects, calls and closes each time: an
+        adapter made anew per call, or, for an adapter that builds what users build once (a client from a WSDL),
+        the connected adapter closing its connection after each answer (close_each_connection)."""
         driver = self.connected()
         if not self.per_call:
             return driver
         if workload.session is not None:
             raise ValueError(f"{workload.name}: a session's calls share their remote objects' connection: no "
                              "connection per call")
+        if hasattr(self.client, "close_each_connection"):
+            return driver
         return PerCallDriver(self.connect_adapter, self.target)
 
     def connected(self) -> Driver:

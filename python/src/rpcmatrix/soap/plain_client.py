@@ -1,8 +1,8 @@
 """The SOAP client without WS-Security: zeep reading idl/bench.wsdl (SOAP 1.1 or 1.2 binding) over a
 requests.Session (one kept-alive HTTP/1.1 connection; urllib3 sets TCP_NODELAY), no logging, no WSDL
 fetched from the server. BenchError comes back as a Fault whose detail holds bench.xsd's BenchError.
-Through the proxy of HTTP_PROXY (the session reads it, --proxy http), a connection per call: see
-close_after_answer.
+Through the proxy of HTTP_PROXY (the session reads it, --proxy http), and with --connection per-call
+(close_each_connection), a connection per call: see close_after_answer.
 
 The WS-Security client (wsse_client.py) extends it; client.py chooses between the two."""
 from __future__ import annotations
@@ -64,6 +64,13 @@ class SoapClient(GenericClient):
         self.service = self.client.create_service(BINDINGS[version], url)
         self.url = url
         self.facts = {"soap": version, "http_client": f"requests {requests.__version__}"}
+
+    def close_each_connection(self) -> None:
+        """--connection per-call: the client zeep built from the WSDL kept, each call on a new connection, closed
+        after its answer (close_after_answer); the connection the connect's ping left open closed now."""
+        if close_after_answer not in self.session.hooks["response"]:
+            self.session.hooks["response"].append(close_after_answer)
+        self.session.close()  # its pools emptied; the session makes new connections as before
 
     def published_metadata(self) -> dict:
         """Can zeep build a client from the WSDL this server publishes (`?wsdl`)? The calls use idl/."""

@@ -3,6 +3,7 @@ package org.rpcmatrix.soap;
 import java.util.Map;
 import org.rpcmatrix.core.adapter.AttackClient;
 import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ClosesEachConnection;
 import org.rpcmatrix.core.adapter.MetadataClient;
 import org.rpcmatrix.core.contract.Operation;
 import org.rpcmatrix.core.mapping.OperationCaller;
@@ -10,7 +11,7 @@ import org.rpcmatrix.core.mapping.OperationClient;
 import org.rpcmatrix.soap.generated.Bench;
 
 /** The contract over the generated JAX-WS proxy; for the WS-Security variants, also the attacks. */
-public final class SoapClient extends OperationClient implements AttackClient, MetadataClient {
+public final class SoapClient extends OperationClient implements AttackClient, MetadataClient, ClosesEachConnection {
     static final OperationCaller<Bench> CALLS = OperationCaller.over(Bench.class, SoapMapping.INSTANCE);
 
     private final ClientOptions options;
@@ -41,6 +42,15 @@ public final class SoapClient extends OperationClient implements AttackClient, M
     @Override
     protected Object call(Operation op, Object... args) throws Exception {
         return CALLS.call(proxy, op, args);
+    }
+
+    /**
+     * {@code --connection per-call}: the proxy CXF built from the WSDL kept, its conduit asking for
+     * {@code Connection: close} (CXF's HTTPClientPolicy), so the server closes each connection after its answer.
+     */
+    @Override
+    public void closeEachConnection() {
+        ProxyBuilder.configureConduit(proxy, true);
     }
 
     @Override

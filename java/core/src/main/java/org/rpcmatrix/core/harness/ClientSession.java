@@ -15,6 +15,7 @@ import org.rpcmatrix.core.adapter.BenchClient;
 import org.rpcmatrix.core.adapter.CalculatorClient;
 import org.rpcmatrix.core.adapter.ClientFactory;
 import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ClosesEachConnection;
 import org.rpcmatrix.core.adapter.ConnectFigures;
 import org.rpcmatrix.core.adapter.MetadataClient;
 import org.rpcmatrix.core.conformance.Answers;
@@ -140,11 +141,17 @@ public final class ClientSession implements AutoCloseable {
         perCall = "per-call".equals(command.path("connection").asText(""));
         if (perCall) {
             answer.put("connection", "per-call");
+            if (connected instanceof ClosesEachConnection closing) { // the client kept, its connection not
+                closing.closeEachConnection();
+            }
         }
         return answer;
     }
 
-    /** The connected client, or with a connection per call one that connects, calls and closes each time. */
+    /**
+     * The connected client, or with a connection per call one that connects, calls and closes each time, or the
+     * connected one where it closes each connection itself ({@link ClosesEachConnection}).
+     */
     private BenchClient workloadClient(PreparedWorkload work) {
         BenchClient connected = connected();
         if (!perCall) {
@@ -154,7 +161,7 @@ public final class ClientSession implements AutoCloseable {
             throw new IllegalArgumentException("a session's calls share their remote objects' connection: no "
                     + "connection per call");
         }
-        return PerCallClient.of(factory, target);
+        return connected instanceof ClosesEachConnection ? connected : PerCallClient.of(factory, target);
     }
 
     private ObjectNode metadata() {

@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.rpcmatrix.core.BenchError;
 import org.rpcmatrix.core.adapter.ClientOptions;
+import org.rpcmatrix.core.adapter.ClosesEachConnection;
 import org.rpcmatrix.core.conformance.ContractFiles;
 import org.rpcmatrix.core.conformance.Vector;
 import org.rpcmatrix.core.conformance.VectorResult;
@@ -91,12 +93,15 @@ class ClientSessionTest {
         assertFalse(Json.MAPPER.readTree(kept.handle("{\"cmd\": \"connect\", \"port\": 70000}")).get("ok").booleanValue());
     }
 
-    @Test
-    void aConnectionPerCallMakesEachWorkloadCallOnANewClientClosedAfterIt() throws Exception {
-        List<FakeClient> made = new ArrayList<>();
-        ClientSession perCall = new ClientSession(ContractFiles.load(TestSessions.IDL), TestSessions.options("xmlrpc"),
+    /**
+     * Connects with a connection per call over clients {@code make} makes, then warms 2 pings and times 3: the
+     * clients made, in order.
+     */
+    private static <T extends FakeClient> List<T> perCallPings(String protocol, Supplier<T> make) throws Exception {
+        List<T> made = new ArrayList<>();
+        ClientSession perCall = new ClientSession(ContractFiles.load(TestSessions.IDL), TestSessions.options(protocol),
                 options -> {
-                    made.add(new FakeClient());
+                    made.add(make.get());
                     return made.get(made.size() - 1);
                 });
         JsonNode connect = Json.MAPPER.readTree(perCall.handle("{\"cmd\": \"connect\", \"connection\": \"per-call\"}"));
@@ -106,11 +111,36 @@ class ClientSessionTest {
                 "{\"cmd\": \"measure\", \"workload\": \"ping\", \"calls\": 3}")) {
             assertTrue(Json.MAPPER.readTree(perCall.handle(command)).get("ok").booleanValue(), command);
         }
+        return made;
+    }
+
+    @Test
+    void aConnectionPerCallMakesEachWorkloadCallOnANewClientClosedAfterIt() throws Exception {
+        List<FakeClient> made = perCallPings("xmlrpc", FakeClient::new);
         // the connect's own client, then one per call: 2 warm-up calls and 3 timed ones, each closed after it
         assertEquals(6, made.size());
         assertTrue(made.subList(1, 6).stream().allMatch(c -> c.closed));
         assertFalse(made.get(0).closed, "the connect's client stays for the vectors");
         assertFalse(send("{\"cmd\": \"connect\"}").has("connection"), "kept connections by default");
+    }
+
+    /** A client made from a WSDL, which closes each connection itself when asked. */
+    private static final class ClosingClient extends FakeClient implements ClosesEachConnection {
+        int asked;
+
+        @Override
+        public void closeEachConnection() {
+            asked++;
+        }
+    }
+
+    @Test
+    void aConnectionPerCallKeepsAClientThatClosesEachConnectionItself() throws Exception {
+        List<ClosingClient> made = perCallPings("soap11", ClosingClient::new);
+        // the connect's client made every call, told once to close each connection
+        assertEquals(1, made.size());
+        assertEquals(1, made.get(0).asked);
+        assertFalse(made.get(0).closed);
     }
 
     @Test
