@@ -478,10 +478,15 @@ def this_run(ctx: Context) -> Text:
     run = ctx.run
     path = ("client and server on one host, in two network namespaces joined by a veth pair"
             if setup.wire_measured(run) else "client and server over 127.0.0.1")
+    scenario = ((run.get("setup") or {}).get("network") or {}).get("scenario")
+    if scenario and scenario.get("spec"):
+        path += f", the network {scenario['name']} between them ({scenario['spec']})"
+    connection = ("each call on a new connection (--connection per-call)"
+                  if (run.get("variant") or {}).get("connection") == "per-call" else "one kept connection per cell")
     passes = len(ctx.figures.passes)
     return Text("This run: ", Code(str(run.get("run_id", "?"))), ", profile ", Code(run["profile"]["name"]),
                 f", {passes} pass{'es' if passes > 1 else ''}; {run.get('cpus', '?')} × {run.get('cpu_model', '?')}, "
-                f"kernel {run.get('kernel', '?')}; {path}.")
+                f"kernel {run.get('kernel', '?')}; {path}; {connection}.")
 
 
 def study_blocks(ctx: Context, study: dict, level: int) -> list:
