@@ -97,11 +97,11 @@ publish RUN="results/latest":
 
 # Every test: runner and contract, each language's unit tests, then the end-to-end smoke matrix (what CI runs)
 [group('test')]
-test: setup lint test-runner test-java test-python test-dotnet test-node test-smoke test-metadata test-certify test-battery
+test: setup lint test-runner test-languages test-smoke test-metadata test-certify test-battery
 
 # The fast loop: lint, the runner's unit tests and each language's unit tests (no bats, smoke matrix or battery)
 [group('test')]
-test-fast: setup lint test-runner-unit test-java test-python test-dotnet test-node
+test-fast: setup lint test-runner-unit test-languages
 
 # Python lint: ruff (ruff.toml) over runner/ and python/
 [group('test')]
@@ -125,6 +125,12 @@ test-runner-unit:
       xargs -0 shellcheck -x runner/rpcmatrix .ci/run
     shellcheck -x --check-sourced runner/rpcmatrix
     .venv/bin/python -m pytest -q runner/tests
+
+# The languages' own tests at once (runner/tests/at_once.sh: each one's output whole as it ends; one after another
+# they left half of the 2 CPUs idle)
+[group('test')]
+test-languages:
+    runner/tests/at_once.sh 'just test-java' 'just test-python' 'just test-dotnet' 'just test-node'
 
 # Java unit tests (JUnit 5 on Maven Surefire)
 [group('test')]

@@ -114,7 +114,7 @@ def test_the_resolved_profile_has_every_default_filled_in_and_the_profile_s_own_
     assert resolved(IDL, "certify")["lanes"] == 3 and resolved(IDL, "certify")["warmup_max_ms"] == 0
     assert resolved(IDL, "default", passes=3, seed=7) | {} == profile | {"passes": 3, "seed": 7}
     smoke = resolved(FIXTURES / "idl", "smoke")
-    assert smoke["jit_quiet"] == {"share": 0.05, "window_s": 1}  # the profile's own, over the defaults
+    assert smoke["jit_quiet"] == {"share": 0.05, "window_s": 0.5}  # the profile's own, over the defaults
     plan.write_plans(tmp_path, FIXTURES / "idl", smoke, [])
     assert json.loads((tmp_path / "plan" / "profile.json").read_text()) == smoke
 

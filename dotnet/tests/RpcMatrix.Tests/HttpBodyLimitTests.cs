@@ -87,7 +87,10 @@ namespace RpcMatrix.Tests
 
         /// <summary>
         /// Mono's SGen collects only when allocation asks it to: before, the garbage of one 12 MiB call (its body,
-        /// the parsed string, the answer) stayed resident in an idle server, about 85 MiB over its start.
+        /// the parsed string, the answer) stayed resident in an idle server, about 85 MiB over its start. After the
+        /// collection it stayed within 24 MiB of its start when run alone, and was 26 MiB over once with the other
+        /// languages' tests running beside it (just test-languages): what SGen keeps of its heap. 40 MiB tells the
+        /// two apart.
         /// </summary>
         [Test]
         public void AnIdleServerGivesBackTheMemoryOfALargeCall()
@@ -104,12 +107,12 @@ namespace RpcMatrix.Tests
                 for (var clock = Stopwatch.StartNew(); clock.ElapsedMilliseconds < 5000; Thread.Sleep(200))
                 {
                     after = server.ResidentKiB();
-                    if (after < before + 24 * 1024)
+                    if (after < before + 40 * 1024)
                     {
                         break;
                     }
                 }
-                Assert.Less(after, before + 24 * 1024, "VmRSS " + before / 1024 + " MiB before, " + after / 1024 + " MiB after");
+                Assert.Less(after, before + 40 * 1024, "VmRSS " + before / 1024 + " MiB before, " + after / 1024 + " MiB after");
             }
         }
 
