@@ -9,7 +9,8 @@ readonly DOTNET_DIR
 readonly BUILD_DIR="${DOTNET_DIR}/build"
 readonly STAMP="${BUILD_DIR}/.built"
 readonly CONTRACT="${DOTNET_DIR}/../idl/contract.json"
-readonly LOCK_FILE="/tmp/rpcmatrix-build.lock"
+# one build of dotnet/ at a time (xbuild writes build/); the other languages build beside it
+readonly LOCK_FILE="/tmp/rpcmatrix-build-dotnet.lock"
 readonly NEWTONSOFT_DLL="/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll"
 
 require_tools() {

@@ -6,7 +6,9 @@ set -euo pipefail
 
 JAVA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 IDL_DIR="$(cd "$JAVA_DIR/../idl" && pwd)"
-BUILD_LOCK="/tmp/rpcmatrix-build.lock"
+# one Maven at a time over java/ (the tests and java/build.sh share its target folders); the other languages build
+# beside it
+BUILD_LOCK="/tmp/rpcmatrix-build-java.lock"
 
 java_major_version() {
     java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'

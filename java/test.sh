@@ -6,7 +6,9 @@
 set -euo pipefail
 
 JAVA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-BUILD_LOCK="/tmp/rpcmatrix-build.lock"
+# one Maven at a time over java/ (the tests and java/build.sh share its target folders); the other languages build
+# beside it
+BUILD_LOCK="/tmp/rpcmatrix-build-java.lock"
 
 main() {
     flock "$BUILD_LOCK" mvn -B -Dstyle.color=never -f "$JAVA_DIR/pom.xml" package "$@"

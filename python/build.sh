@@ -2,7 +2,7 @@
 # Builds the Python implementations: the shared virtual environment at the repository root (.venv) with
 # the rpcmatrix package installed in editable mode. Idempotent: installs only what is missing.
 # It takes no lock itself (a nested flock would deadlock a caller that already holds it): run by hand
-# next to other builds, wrap it: flock /tmp/rpcmatrix-build.lock bash python/build.sh
+# next to another build of the venv, wrap both in one flock: flock /tmp/rpcmatrix-build-python.lock bash python/build.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

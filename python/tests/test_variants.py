@@ -159,3 +159,31 @@ def test_the_soap_client_per_call_keeps_its_wsdl_client_and_connects_anew_for_ea
     finally:
         client.close()
         server.stop()
+
+
+def test_the_grpc_aio_client_per_call_opens_a_channel_for_each_call_on_its_own_loop(idl):
+    """--connection per-call: grpc.aio's adapter and event loop kept, each call on a channel of its own."""
+    import grpc
+
+    from rpcmatrix.grpc.aio import client as aio_client
+    from rpcmatrix.grpc.aio import server as aio_server
+
+    server = aio_server.start(options(idl, "grpc"))
+    client = aio_client.connect(options(idl, "grpc", port=server.port))
+    loop = client.loop
+    try:
+        opened = []
+        real_open = client._open
+
+        async def counted(target_options):
+            opened.append(await real_open(target_options))
+            return opened[-1]
+        client._open = counted
+        client.close_each_connection()
+        for _ in range(3):
+            assert loop.run_until_complete(client.get_record("k")) == ReferenceBench().get_record("k")
+        assert len(opened) == 3 and client.loop is loop
+        assert all(c.get_state() == grpc.ChannelConnectivity.SHUTDOWN for c in opened)  # each closed after its call
+    finally:
+        client.close()
+        server.stop()

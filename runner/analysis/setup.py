@@ -87,6 +87,9 @@ def delay_line_figures(direction: dict) -> str:
     spread = network_rules.crossing_spread(direction)
     if spread:
         text += f", its seconds' p50 from {spread[0]:.1f} to {spread[1]:.1f} µs (their 5th to 95th percentile)"
+    if total.get("cpu_s") is not None and total.get("seconds"):
+        text += (f"; it used {total['cpu_s']:.1f} s of CPU over its {total['seconds']:.0f} s "
+                 f"({total['cpu_s'] / total['seconds']:.1%} of a CPU)")
     return text
 
 

@@ -21,7 +21,8 @@
  * What a packet spent here beyond the delay (released minus arrived minus D: the reading thread's lag where it
  * exceeds D, and the release thread's lateness) is what the emulation adds to the path: every second with packets,
  * a line on stdout, {"t": UNIX_SECOND, "packets": N, "excess_us": {"p50": .., "p90": .., "p99": .., "max": ..}};
- * at exit, {"total": true, ...} with the same figures over the whole run and the reading thread's lag.
+ * at exit, {"total": true, ...} with the same figures over the whole run, the reading thread's lag, its life in
+ * seconds and the CPU it used (cpu_s).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -38,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -201,6 +203,7 @@ static const char *option(int argc, char **argv, const char *name, const char *f
 }
 
 int main(int argc, char **argv) {
+    int64_t started = now_ns();
     queue_num = (uint32_t)atol(option(argc, argv, "--queue", "0"));
     delay_ns = atoll(option(argc, argv, "--delay-us", "-1")) * 1000;
     if (delay_ns < 0) {
@@ -261,8 +264,13 @@ int main(int argc, char **argv) {
     pthread_mutex_lock(&lock);
     if (ended_at) print_second(ended_at, &ended);
     if (second.n) print_second(second_at, &second); /* the last second, cut short */
-    printf("{\"total\": true, \"packets\": %llu, \"stamped\": %llu, ", (unsigned long long)total.n,
-           (unsigned long long)stamped);
+    /* its own CPU (both threads) over its life: neither side's cgroup holds it */
+    struct rusage used;
+    getrusage(RUSAGE_SELF, &used);
+    double cpu_s = (double)(used.ru_utime.tv_sec + used.ru_stime.tv_sec)
+                   + (double)(used.ru_utime.tv_usec + used.ru_stime.tv_usec) / 1e6;
+    printf("{\"total\": true, \"packets\": %llu, \"stamped\": %llu, \"seconds\": %.3f, \"cpu_s\": %.3f, ",
+           (unsigned long long)total.n, (unsigned long long)stamped, (double)(now_ns() - started) / 1e9, cpu_s);
     print_figures(stdout, "", "excess_us", &total);
     print_figures(stdout, ", ", "reader_lag_us", &lag);
     printf("}\n");

@@ -89,7 +89,8 @@ for i in range(2000):
   grep -q '^delayline: queue 0, 20000 us: [1-9][0-9]* packets' "$OUT/network/delayline-c2s.log"
   # ... and what it added beyond the delay: every packet timed from the kernel's arrival stamp, each counted in the
   # line of the second it left in
-  tail -n 1 "$OUT/network/delayline-c2s.out" | jq -e '.total and .packets > 0 and .stamped == .packets'
+  tail -n 1 "$OUT/network/delayline-c2s.out" | jq -e '.total and .packets > 0 and .stamped == .packets and .seconds > 0
+    and (.cpu_s | type) == "number"'
   [ "$(grep '"t": ' "$OUT/network/delayline-c2s.out" | jq -s 'map(.packets) | add')" -eq \
     "$(tail -n 1 "$OUT/network/delayline-c2s.out" | jq .packets)" ]
 }

@@ -251,7 +251,8 @@ def _delay_line_lines(p50s: list[int], packets: int = 1000) -> str:
     """delayline.c's stdout: its ready line, a line per second, its total."""
     seconds = [{"t": 1800000000 + i, "packets": packets, "excess_us": {"p50": p, "p90": p + 5, "p99": p + 20,
                                                                        "max": 900.0}} for i, p in enumerate(p50s)]
-    total = {"total": True, "packets": packets * len(p50s), "stamped": packets * len(p50s) - 3,
+    total = {"total": True, "packets": packets * len(p50s), "stamped": packets * len(p50s) - 3, "seconds": 200.0,
+             "cpu_s": 5.0,
              "excess_us": {"p50": 20, "p90": 26, "p99": 60, "max": 900.0},
              "reader_lag_us": {"p50": 10, "p90": 29, "p99": 48, "max": 400.0}}
     return "\n".join(json.dumps(x) for x in [{"ready": True, "queue": 0, "delay_us": 100}, *seconds, total]) + "\n"
@@ -290,4 +291,5 @@ def test_through_a_delay_line_the_floor_rule_allows_how_far_its_typical_crossing
     words = setup.delay_line_figures(line["s2c"])
     assert "held 21,000 packets, each for the delay and then p50 20 µs, p99 60 µs" in words
     assert "20,997 timed from the kernel's arrival stamp" in words and "seconds' p50 from 20.0 to 24.0 µs" in words
+    assert "it used 5.0 s of CPU over its 200 s (2.5% of a CPU)" in words
     assert "not written" in setup.delay_line_figures({"total": None, "seconds": []})

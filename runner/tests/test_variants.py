@@ -44,7 +44,7 @@ def _chosen(variant_: dict, protocols: str, clients: str = "") -> dict[str, str]
 def test_which_cells_take_a_connection_per_call_and_why_the_others_cannot():
     found = _chosen(PER_CALL, "xmlrpc,grpc,corba-ior", "python")
     assert found["xmlrpc/python→python"] == "runs" and found["grpc/python→python"] == "runs"
-    assert found["grpc/python-aio→python"].startswith("--connection per-call: grpc.aio's channels")
+    assert found["grpc/python-aio→python"] == "runs"  # a channel per call on its own loop
     assert found["corba-ior/python→python"].startswith("--connection per-call: omniORB keeps")
 
 

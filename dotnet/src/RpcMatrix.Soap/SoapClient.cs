@@ -74,7 +74,7 @@ namespace RpcMatrix.Soap
         /// --connection per-call: the factory and its channel made once more, now, on this binding with the transport's
         /// KeepAliveEnabled off (Mono's HttpRequestChannel sets it on each HttpWebRequest: Connection: close), so each
         /// call connects anew; made per call, the factory would time WCF building it (about 5 ms against the server's
-        /// 0.5), not a connection. The connection the connect's ping left is closed.
+        /// 0.5), not a connection. The connection kept so far (the connect's, the vectors') is closed.
         /// </summary>
         public void CloseEachConnection()
         {

@@ -25,6 +25,7 @@ class CommandLoop {
     this.vectors = loadVectors(options.idl);
     this.workloads = loadWorkloads(options.idl);
     this.perCall = false; // connect's "connection": "per-call": each workload call on a new connection
+    this.closingEach = false; // the adapter was told to close each connection itself (workloadClient)
     this.arguments = new Map(); // built once per workload for the process's life
     this.buffers = new Map(); // per workload: one sample list per measure
   }
@@ -55,8 +56,7 @@ class CommandLoop {
     if (client.facts && Object.keys(client.facts).length) answer.facts = client.facts;
     this.perCall = command.connection === 'per-call';
     if (this.perCall) answer.connection = 'per-call';
-    // the adapter kept, its connection not (workloadClient)
-    if (this.perCall && typeof client.closeEachConnection === 'function') client.closeEachConnection();
+    this.closingEach = false; // told to the adapter at the first workload call (workloadClient)
     return answer;
   }
 
@@ -194,7 +194,12 @@ class CommandLoop {
     if (workload.session) {
       throw new Error(`${workload.name}: a session's calls share their remote objects' connection: no connection per call`);
     }
-    if (typeof client.closeEachConnection === 'function') return client;
+    if (typeof client.closeEachConnection === 'function') {
+      // the vectors kept the connect's connection; the workloads do not
+      if (!this.closingEach) client.closeEachConnection();
+      this.closingEach = true;
+      return client;
+    }
     const connect = this.connectAdapter;
     const target = this.target;
     return {

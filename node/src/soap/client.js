@@ -227,7 +227,7 @@ class SoapClient {
 
   // --connection per-call: the client node-soap built from the WSDL kept (built per call, it would time the WSDL's
   // processing, not a connection), its requests through an agent that keeps no connection, so each call connects
-  // anew; the connection the connect's ping left is closed now.
+  // anew; the connection kept so far (the connect's, the vectors') is closed now.
   closeEachConnection() {
     const kept = this.connection.agent;
     this.connection.agent = new NoDelayAgent({ keepAlive: false });

@@ -22,6 +22,8 @@ namespace RpcMatrix.Core.Harness
         private IBenchClient client;
         // connect's "connection": "per-call" (runner/PROTOCOL.md): each workload call on a new connection
         private bool perCall;
+        // the connected client was told to close each connection itself (IClosesEachConnection, at its first workload)
+        private bool closingEach;
 
         public CommandLoop(IdlFiles idl, Protocol protocol, Func<IBenchClient> connect)
         {
@@ -138,12 +140,8 @@ namespace RpcMatrix.Core.Harness
             if (perCall)
             {
                 answer["connection"] = "per-call";
-                var closing = created as IClosesEachConnection; // the client kept, its connection not (CallOf)
-                if (closing != null)
-                {
-                    closing.CloseEachConnection();
-                }
             }
+            closingEach = false;
             return answer;
         }
 
@@ -272,8 +270,14 @@ namespace RpcMatrix.Core.Harness
             {
                 throw new ArgumentException(workload.Workload.Name + ": a session's calls share their remote objects' connection: no connection per call");
             }
-            if (client is IClosesEachConnection)
+            var closing = client as IClosesEachConnection;
+            if (closing != null)
             {
+                if (!closingEach) // the vectors kept the connect's connection; the workloads do not
+                {
+                    closing.CloseEachConnection();
+                    closingEach = true;
+                }
                 return workload.Call;
             }
             return ignored =>

@@ -46,6 +46,7 @@ class CommandLoop:
         self.target = options
         self.driver: Driver | None = None
         self.per_call = False  # connect's "connection": "per-call": each workload call on a new connection
+        self.closing_each = False  # the adapter was told to close each connection itself (workload_driver)
         self.vectors = load_vectors(options.idl)
         self.workloads = load_workloads(options.idl)
         self.arguments: dict[str, list] = {}  # built once per workload for the process's life
@@ -83,8 +84,7 @@ class CommandLoop:
         self.per_call = command.get("connection") == "per-call"
         if self.per_call:
             answer["connection"] = "per-call"
-            if hasattr(client, "close_each_connection"):  # the adapter kept, its connection not (workload_driver)
-                client.close_each_connection()
+        self.closing_each = False  # told to the adapter at the first workload call (workload_driver)
         return answer
 
     def do_vectors(self, command: dict) -> dict:
@@ -196,6 +196,9 @@ class CommandLoop:
             raise ValueError(f"{workload.name}: a session's calls share their remote objects' connection: no "
                              "connection per call")
         if hasattr(self.client, "close_each_connection"):
+            if not self.closing_each:  # the vectors kept the connect's connection; the workloads do not
+                self.client.close_each_connection()
+                self.closing_each = True
             return driver
         return PerCallDriver(self.connect_adapter, self.target)
 

@@ -67,7 +67,7 @@ class SoapClient(GenericClient):
 
     def close_each_connection(self) -> None:
         """--connection per-call: the client zeep built from the WSDL kept, each call on a new connection, closed
-        after its answer (close_after_answer); the connection the connect's ping left open closed now."""
+        after its answer (close_after_answer); the connection kept so far (the connect's, the vectors') closed now."""
         if close_after_answer not in self.session.hooks["response"]:
             self.session.hooks["response"].append(close_after_answer)
         self.session.close()  # its pools emptied; the session makes new connections as before

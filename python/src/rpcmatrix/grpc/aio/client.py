@@ -44,6 +44,7 @@ class AioGrpcClient:
     facts = {"api": "grpc.aio"}
 
     def __init__(self, options):
+        self.options = options
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)  # grpc.aio binds the channel to the current loop
         self._channel = self.loop.run_until_complete(self._open(options))
@@ -59,6 +60,26 @@ class AioGrpcClient:
             return grpc.aio.secure_channel(where, tls.channel_credentials(options),
                                            options=OWN_CONNECTION + tls.channel_options(options))
         return grpc.aio.insecure_channel(where, options=OWN_CONNECTION)
+
+    def close_each_connection(self) -> None:
+        """--connection per-call: from now on each call on a channel of its own, opened on this adapter's loop and
+        closed after the answer (its HTTP/2 connection, and for grpc-tls its handshake, inside the timed call), as a
+        grpc.aio user who connects per call makes it; made anew per call, the adapter would make an event loop per
+        call, which no such user does. The channel kept so far is closed now."""
+        self.loop.run_until_complete(self._channel.close())
+        for entry in MAPPINGS:
+            setattr(self, entry.operation.method, self._on_a_new_channel(entry))
+
+    def _on_a_new_channel(self, entry: Mapping):
+        make = _stream if entry.operation.is_stream else _unary
+
+        async def call(*args):
+            channel = await self._open(self.options)
+            try:
+                return await make(entry, getattr(bench_pb2_grpc.BenchStub(channel), entry.operation.name))(*args)
+            finally:
+                await channel.close()
+        return call
 
     def close(self) -> None:
         try:

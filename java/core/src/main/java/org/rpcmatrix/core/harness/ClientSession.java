@@ -48,6 +48,8 @@ public final class ClientSession implements AutoCloseable {
     private ClientOptions target;
     /** connect's {@code "connection": "per-call"}: each workload call on a new connection ({@link PerCallClient}). */
     private boolean perCall;
+    /** Whether the connected client was told to close each connection itself ({@link ClosesEachConnection}). */
+    private boolean closingEach;
     private boolean finished;
 
     public ClientSession(ContractFiles files, ClientOptions options, ClientFactory factory) {
@@ -141,10 +143,8 @@ public final class ClientSession implements AutoCloseable {
         perCall = "per-call".equals(command.path("connection").asText(""));
         if (perCall) {
             answer.put("connection", "per-call");
-            if (connected instanceof ClosesEachConnection closing) { // the client kept, its connection not
-                closing.closeEachConnection();
-            }
         }
+        closingEach = false;
         return answer;
     }
 
@@ -161,7 +161,14 @@ public final class ClientSession implements AutoCloseable {
             throw new IllegalArgumentException("a session's calls share their remote objects' connection: no "
                     + "connection per call");
         }
-        return connected instanceof ClosesEachConnection ? connected : PerCallClient.of(factory, target);
+        if (connected instanceof ClosesEachConnection closing) {
+            if (!closingEach) { // the vectors kept the connect's connection; the workloads do not
+                closing.closeEachConnection();
+                closingEach = true;
+            }
+            return connected;
+        }
+        return PerCallClient.of(factory, target);
     }
 
     private ObjectNode metadata() {

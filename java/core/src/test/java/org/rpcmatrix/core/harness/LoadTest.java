@@ -169,7 +169,8 @@ class LoadTest {
         JsonNode answer = Load.run(plan("{\"connections\": 2, \"in_flight\": 2, \"duration_ms\": 300, \"timeout_ms\": 200}"),
                 w -> w == 0 ? () -> LockSupport.parkNanos(5_000_000_000L) : () -> park(1_000_000L));
         assertEquals(1, answer.get("hung").longValue());
-        assertTrue(answer.get("calls").longValue() > 50, answer.toString());
+        // held up, it would make none; 10 of its 1 ms calls in the 300 ms window leave room for a slow machine
+        assertTrue(answer.get("calls").longValue() > 10, answer.toString());
     }
 
     @Test
