@@ -81,9 +81,11 @@ def delay_line_figures(direction: dict) -> str:
     if not total:
         return "the delay line's figures were not written (it did not stop on its own)"
     e, lag = total["excess_us"], total["reader_lag_us"]
+    stamped = ("all" if total["stamped"] == total["packets"]
+               else f"{total['stamped']:,} (the rest from when read)")
     text = (f"the delay line held {total['packets']:,} packets, each for the delay and then p50 {e['p50']} µs, "
-            f"p99 {e['p99']} µs, max {e['max']:.0f} µs more ({total['stamped']:,} timed from the kernel's arrival "
-            f"stamp, the rest from when read; reading them lagged p50 {lag['p50']} µs, p99 {lag['p99']} µs)")
+            f"p99 {e['p99']} µs, max {e['max']:.0f} µs more ({stamped} timed from the kernel's arrival stamp; "
+            f"reading them lagged p50 {lag['p50']} µs, p99 {lag['p99']} µs)")
     spread = network_rules.crossing_spread(direction)
     if spread:
         text += f", its seconds' p50 from {spread[0]:.1f} to {spread[1]:.1f} µs (their 5th to 95th percentile)"

@@ -22,9 +22,7 @@ UNITS = {"delay": {"us": 1, "ms": 1_000, "s": 1_000_000},
 DELAY_US, RELATIVE, Z = 200, 0.05, 3.29  # Z: a 0.1% chance of refusing a scenario that was applied right
 LEAST_EXPECTED_DROPS = 20  # fewer expected drops than this, and the burst shows nothing: refused as unmeasured
 BULK_SECONDS, BURST_SECONDS = 2, 2  # the self-test's transfer and burst: how long they take at most
-
-
-TYPICAL_PACKETS = 100  # a second of the delay line's that carried fewer packets says little (typical_crossings)
+TYPICAL_PACKETS = 100  # a second of the delay line's that carried fewer packets says little (crossing_spread)
 
 
 class NetworkError(Exception):
