@@ -62,17 +62,15 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t filled = PTHREAD_COND_INITIALIZER;
 static volatile sig_atomic_t stopping;
 
-static int64_t now_ns(void) {
+static int64_t clock_ns(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static int64_t real_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+static int64_t now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+static int64_t real_ns(void) { return clock_ns(CLOCK_REALTIME); }
+
 
 static void add(histogram *h, int64_t ns) {
     if (ns < 0) ns = 0;
@@ -132,6 +130,7 @@ static void *release(void *arg) {
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR) {}
         int64_t now = now_ns(), this_second = real_ns() / 1000000000;
         uint32_t last = 0;
+        int to_print; /* a second ended: its line after the verdict, under the lock again only then */
         pthread_mutex_lock(&lock);
         if (this_second != second_at) {
             if (second.n && !ended_at) {
@@ -147,14 +146,17 @@ static void *release(void *arg) {
             add(&second, excess);
             add(&total, excess);
         }
+        to_print = ended_at != 0;
         pthread_mutex_unlock(&lock);
         struct nlmsghdr *nlh = nfq_nlmsg_put(buf, NFQNL_MSG_VERDICT_BATCH, queue_num);
         nfq_nlmsg_verdict_put(nlh, (int)last, NF_ACCEPT);
         if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) __atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
-        pthread_mutex_lock(&lock); /* after the verdict: the line costs no packet its time */
-        if (ended_at) print_second(ended_at, &ended);
-        ended_at = 0;
-        pthread_mutex_unlock(&lock);
+        if (to_print) { /* after the verdict: the line costs no packet its time */
+            pthread_mutex_lock(&lock);
+            if (ended_at) print_second(ended_at, &ended); /* unless the exit printed it */
+            ended_at = 0;
+            pthread_mutex_unlock(&lock);
+        }
     }
     return NULL;
 }
