@@ -68,12 +68,18 @@ namespace RpcMatrix.Tests
             return long.Parse(answer[key].ToString());
         }
 
+        /// <summary>A command loop of the protocol whose every client is a new T, noted in <paramref name="made"/>.</summary>
+        private static CommandLoop LoopMaking<T>(string protocol, List<T> made) where T : FakeClient, new()
+        {
+            IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
+            return new CommandLoop(idl, idl.Registry.Get(protocol), () => { var c = new T(); made.Add(c); return c; });
+        }
+
         [Test]
         public void AConnectionPerCallMakesEachWorkloadCallOnAClientOfItsOwn()
         {
             var made = new List<FakeClient>();
-            IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
-            var loop = new CommandLoop(idl, idl.Registry.Get("xmlrpc"), () => { var c = new FakeClient(); made.Add(c); return c; });
+            var loop = LoopMaking("xmlrpc", made);
             var answers = Answers(loop,
                 "{\"cmd\":\"connect\",\"connection\":\"per-call\"}",
                 "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":4}",
@@ -102,8 +108,7 @@ namespace RpcMatrix.Tests
         public void AConnectionPerCallKeepsAClientThatClosesEachConnectionItself()
         {
             var made = new List<ClosingClient>();
-            IdlFiles idl = IdlFiles.Load(IdlPaths.Directory);
-            var loop = new CommandLoop(idl, idl.Registry.Get("soap11"), () => { var c = new ClosingClient(); made.Add(c); return c; });
+            var loop = LoopMaking("soap11", made);
             var answers = Answers(loop,
                 "{\"cmd\":\"connect\",\"connection\":\"per-call\"}",
                 "{\"cmd\":\"measure\",\"workload\":\"ping\",\"calls\":4}");
